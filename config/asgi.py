@@ -1,0 +1,26 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels (daphne serves both)."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
+
+from bots.runner import robot_runner_start  # noqa: E402
+from tables.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)
+
+robot_runner_start()

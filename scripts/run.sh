@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs Ocho Loco at http://127.0.0.1:8000 on the embedded default: SQLite, in-memory channel
+# layer, one daphne process, robots included.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh run
+.venv/bin/python manage.py migrate --noinput >/dev/null
+echo "Ocho Loco: http://127.0.0.1:${PORT:-8000}/"
+exec .venv/bin/daphne -b 127.0.0.1 -p "${PORT:-8000}" config.asgi:application

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Creates the virtual environment and installs the pinned packages.
+#   scripts/setup.sh         runtime packages
+#   scripts/setup.sh dev     + test tools (and Debian's Chromium for the browser tests)
+#   scripts/setup.sh bench   + the benchmark's reference (OpenSpiel)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kind="${1:-run}"
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+case "$kind" in
+  run) req=requirements.txt ;;
+  dev) req=requirements-dev.txt ;;
+  bench) req=requirements-bench.txt ;;
+  *) echo "unknown setup kind: $kind" >&2; exit 2 ;;
+esac
+stamp=".venv/.installed-$kind-$(cat requirements*.txt | sha1sum | cut -c1-12)"
+if [ ! -f "$stamp" ]; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$req"
+  touch "$stamp"
+fi
+if [ "$kind" = dev ] && [ ! -x /usr/bin/chromium ]; then
+  echo "Installing Debian's chromium for the browser tests..."
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi

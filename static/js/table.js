@@ -1,0 +1,125 @@
+// Ocho Loco: the table page's small behaviours. The server decides everything; this file only
+// keeps older fragments from replacing newer ones and makes the hand pleasant to use.
+(function () {
+  "use strict";
+
+  function version(el) {
+    const v = el && el.getAttribute("data-version");
+    return v === null || v === undefined ? null : parseInt(v, 10);
+  }
+
+  // A fragment carries the table version it shows; never swap an older one over a newer one.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    const incoming = event.detail.fragment && event.detail.fragment.firstElementChild
+      ? event.detail.fragment.firstElementChild : event.detail.fragment;
+    const current = event.detail.target;
+    const vNew = version(incoming);
+    const vOld = version(current);
+    if (vNew !== null && vOld !== null && vNew < vOld) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
+  let toastTimer = null;
+  function toast(text) {
+    const el = document.getElementById("toast");
+    if (!el) return;
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { el.hidden = true; }, 2600);
+  }
+
+  function clearSelection(except) {
+    document.querySelectorAll(".hand .card.selected").forEach(function (c) {
+      if (c !== except) { c.classList.remove("selected"); c.removeAttribute("aria-pressed"); }
+    });
+  }
+
+  // Tap a card to choose it, tap it again to play it; an 8 then asks for the suit.
+  document.addEventListener("click", function (event) {
+    const card = event.target.closest(".hand .card");
+    if (card) {
+      if (!card.hasAttribute("data-playable")) {
+        event.preventDefault();
+        const why = card.getAttribute("data-why");
+        toast(why || "Espera tu turno.");
+        return;
+      }
+      if (!card.classList.contains("selected")) {
+        event.preventDefault();
+        clearSelection(card);
+        card.classList.add("selected");
+        card.setAttribute("aria-pressed", "true");
+        return;
+      }
+      const dialogId = card.getAttribute("data-needs-suit");
+      if (dialogId) {
+        event.preventDefault();
+        const dialog = document.getElementById(dialogId);
+        if (dialog) dialog.showModal();
+      }
+      return;
+    }
+    if (event.target.closest("[data-close-dialog]")) {
+      event.target.closest("dialog").close();
+      return;
+    }
+    if (event.target.closest("[data-stock]")) {
+      const draw = document.querySelector("[data-draw]");
+      if (draw) draw.click(); else toast("Ahora no puedes robar.");
+      return;
+    }
+    const copy = event.target.closest("[data-copy]");
+    if (copy) {
+      const input = document.querySelector(copy.getAttribute("data-copy"));
+      if (!input) return;
+      input.select();
+      const done = function () { toast("¡Enlace copiado!"); };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand("copy"); done(); });
+      } else {
+        document.execCommand("copy");
+        done();
+      }
+      return;
+    }
+    if (event.target.closest("[data-open-menu]")) {
+      openMenu();
+    }
+  });
+
+  function openMenu() {
+    const menu = document.getElementById("menu");
+    if (menu && !menu.open) menu.showModal();
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.target.matches("input, textarea, select")) return;
+    if ((event.key === "p" || event.key === "P") && !event.ctrlKey && !event.metaKey) {
+      openMenu();
+    } else if (event.key === "Escape" && !document.querySelector("dialog[open]")) {
+      openMenu();
+    }
+  });
+
+  // A viewer's deck design: change the look at once and remember it on the server.
+  document.addEventListener("change", function (event) {
+    if (!event.target.matches("[data-deck]")) return;
+    const root = document.documentElement;
+    root.className = root.className.replace(/\bdeck-[\w-]+/g, "").trim() + " deck-" + event.target.value;
+    if (window.htmx) htmx.trigger(event.target.form, "submit");
+  });
+
+  function refresh() {
+    const page = document.getElementById("table-page");
+    if (!page) return;
+    page.classList.toggle("my-turn", !!document.querySelector(".panel .your-turn"));
+    document.querySelectorAll("[data-invite]").forEach(function (input) {
+      input.value = location.origin + input.getAttribute("data-invite");
+    });
+  }
+  document.addEventListener("htmx:afterSettle", refresh);
+  document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("DOMContentLoaded", refresh);
+})();

@@ -1,0 +1,132 @@
+"""Tables, their seats and the append-only log of what happened at them.
+
+A table's game state lives in two JSON snapshots written by `tables.services` only: the match
+(totals, round number, dealer) and the current round (hands, stock, discard...). Both are
+`ocholoco` values serialized with its JSON functions. Nothing here holds game logic.
+"""
+
+import hashlib
+import secrets
+
+from django.db import models
+
+
+def new_table_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Esperando jugadores"
+        PLAYING = "playing", "Jugando"
+        ROUND_OVER = "round_over", "Ronda terminada"
+        MATCH_OVER = "match_over", "Partida terminada"
+        CLOSED = "closed", "Cerrada"
+
+    SEATS = 4
+
+    # The invitation link; the host can renew it, which makes the old link stop working.
+    code = models.CharField(max_length=24, unique=True, default=new_table_code)
+    rules_key = models.CharField(max_length=32)
+    status = models.CharField(max_length=16, choices=Status, default=Status.LOBBY)
+    # Bumped by every change; a move must name the version it was made against.
+    version = models.PositiveIntegerField(default=0)
+    host_seat = models.PositiveSmallIntegerField(default=0)
+    # Seat numbers taking part in the current match, in the engine's player order.
+    match_seats = models.JSONField(default=list, blank=True)
+    match_state = models.JSONField(null=True, blank=True)
+    round_state = models.JSONField(null=True, blank=True)
+    closed_reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "mesa"
+        verbose_name_plural = "mesas"
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        return f"Mesa {self.code}"
+
+    @property
+    def group_name(self) -> str:
+        return f"table-{self.pk}"
+
+    def seat_group_name(self, number: int) -> str:
+        return f"table-{self.pk}-seat-{number}"
+
+    @property
+    def watchers_group_name(self) -> str:
+        return f"table-{self.pk}-watchers"
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human", "Persona"
+        ROBOT = "robot", "Robot"
+
+    class Level(models.TextChoices):
+        EASY = "facil", "Fácil"
+        NORMAL = "normal", "Normal"
+        HARD = "dificil", "Difícil"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=24)
+    kind = models.CharField(max_length=8, choices=Kind, default=Kind.HUMAN)
+    robot_level = models.CharField(max_length=8, choices=Level, blank=True)
+    # sha256 of the browser's seat secret; empty for robots and for seats whose person left.
+    secret_hash = models.CharField(max_length=64, blank=True)
+    # The person left (ABANDONAR): a robot plays the seat, the name and score stay.
+    abandoned = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "lugar"
+        verbose_name_plural = "lugares"
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (lugar {self.number + 1})"
+
+    @property
+    def is_robot(self) -> bool:
+        return self.kind == self.Kind.ROBOT
+
+    @property
+    def plays_as_robot(self) -> bool:
+        return self.is_robot or self.abandoned
+
+    def secret_matches(self, secret: str) -> bool:
+        return bool(self.secret_hash) and secrets.compare_digest(
+            self.secret_hash, hash_secret(secret)
+        )
+
+
+class TableEvent(models.Model):
+    """One entry of a table's append-only log: a move, a seat change, a round's end..."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "evento"
+        verbose_name_plural = "registro de la mesa"
+        ordering = ["table", "id"]
+        indexes = [models.Index(fields=["table", "version"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} v{self.version}"

@@ -1,0 +1,225 @@
+"""Reads: what each audience of a table may see, as plain template contexts.
+
+There are three audiences (DESIGN.md, "The flow of one move"): everyone (the public board),
+each seat (its hand and its buttons) and the watchers (people without a seat). What goes into
+a context is decided here, from the proven seat, before any template runs: a template is never
+given a card its viewer may not see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import ocholoco
+from tables.models import Seat, Table
+
+SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def card_info(card: ocholoco.Card) -> dict[str, str]:
+    return {
+        "code": str(card),
+        "rank": card.rank,
+        "suit": card.suit,
+        "symbol": ocholoco.SUIT_SYMBOLS[card.suit],
+        "suit_class": SUIT_CLASS[card.suit],
+        "name": ocholoco.card_name(card),
+    }
+
+
+def suit_info(suit: str) -> dict[str, str]:
+    return {
+        "code": suit,
+        "symbol": ocholoco.SUIT_SYMBOLS[suit],
+        "name": ocholoco.SUIT_NAMES[suit],
+        "suit_class": SUIT_CLASS[suit],
+    }
+
+
+@dataclass
+class TableSnapshot:
+    """A table with its seats and decoded game state, loaded once per render."""
+
+    table: Table
+    seats: dict[int, Seat]
+    round: Any = None
+    match: Any = None
+
+    @classmethod
+    def load(cls, table: Table) -> TableSnapshot:
+        seats = {s.number: s for s in table.seats.all()}
+        round_state = ocholoco.from_json(table.round_state) if table.round_state else None
+        match = ocholoco.from_json(table.match_state) if table.match_state else None
+        return cls(table=table, seats=seats, round=round_state, match=match)
+
+    def player_of(self, seat_number: int) -> int | None:
+        seats = self.table.match_seats
+        return seats.index(seat_number) if seat_number in seats else None
+
+
+def _move_text(snapshot: TableSnapshot, event: ocholoco.Event) -> str:
+    seats, order = snapshot.seats, snapshot.table.match_seats
+    return ocholoco.describe_event(event, lambda player: seats[order[player]].name)
+
+
+def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
+    """The public part: seats, counts, scores, top card, stock, direction, whose turn."""
+    table, state, match = snapshot.table, snapshot.round, snapshot.match
+    in_play = table.status == Table.Status.PLAYING
+    public = ocholoco.view_for(state, 0) if state is not None else None
+    players = []
+    for number in range(Table.SEATS):
+        seat = snapshot.seats.get(number)
+        player = snapshot.player_of(number) if table.match_seats else None
+        entry: dict[str, Any] = {"number": number, "seat": seat, "in_match": player is not None}
+        if seat is not None:
+            entry.update(
+                name=seat.name,
+                is_host=number == table.host_seat,
+                is_robot=seat.plays_as_robot,
+                level=seat.get_robot_level_display() if seat.plays_as_robot else "",
+            )
+        if player is not None and public is not None:
+            count = public.hand_sizes[player]
+            entry.update(
+                count=count,
+                fan=range(min(count, 12)),
+                is_turn=in_play and public.turn == player,
+                score=match.totals[player] if match else 0,
+            )
+        players.append(entry)
+
+    context: dict[str, Any] = {
+        "table": table,
+        "version": table.version,
+        "rules": ocholoco.PRESETS[table.rules_key],
+        "players": players,
+        "status": table.status,
+        "free_seats": Table.SEATS - len(snapshot.seats),
+    }
+    if public is not None:
+        history = list(public.history)
+        context.update(
+            top=card_info(public.top),
+            active_suit=suit_info(public.active_suit) if public.active_suit else None,
+            suit_changed=public.active_suit is not None and public.active_suit != public.top.suit,
+            stock=public.stock_size,
+            direction=public.direction,
+            pending_draw=public.pending_draw,
+            turn_name=(
+                snapshot.seats[table.match_seats[public.turn]].name if in_play else ""
+            ),
+            last_moves=[_move_text(snapshot, e) for e in history[-3:]][::-1],
+            match=match,
+            target=match.target if match else 0,
+        )
+    return context
+
+
+def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
+    """After a round: every hand left (now public), the points won and the scoreboard."""
+    table, state, match = snapshot.table, snapshot.round, snapshot.match
+    if table.status not in (Table.Status.ROUND_OVER, Table.Status.MATCH_OVER) or state is None:
+        return None
+    hands = ocholoco.revealed_hands(state)
+    rows = []
+    for player, number in enumerate(table.match_seats):
+        hand = [card_info(c) for c in hands[player]]
+        rows.append(
+            {
+                "name": snapshot.seats[number].name,
+                "hand": hand,
+                "hand_points": sum(match.rules.card_points(c.rank) for c in hands[player]),
+                "gained": state.round_points[player],
+                "total": match.totals[player],
+                "winner": player in match.winners if match.finished else False,
+            }
+        )
+    winners = [r["name"] for r in rows if r["gained"] > 0]
+    return {
+        "rows": rows,
+        "blocked": state.blocked,
+        "round_winners": winners,
+        "match_over": match.finished,
+        "match_winners": [r["name"] for r in rows if r["winner"]],
+        "target": match.target,
+    }
+
+
+def panel_context(
+    snapshot: TableSnapshot, seat: Seat | None, summary: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The private part for one seat (hand, buttons), or for the watchers if `seat` is None."""
+    table = snapshot.table
+    context: dict[str, Any] = {
+        "table": table,
+        "version": table.version,
+        "seat": seat,
+        "summary": summary,
+        "is_host": seat is not None and seat.number == table.host_seat,
+        "free_numbers": [n for n in range(Table.SEATS) if n not in snapshot.seats],
+        "levels": Seat.Level.choices,
+        "seated_count": len(snapshot.seats),
+        "robots": [s for s in snapshot.seats.values() if s.is_robot],
+    }
+    player = snapshot.player_of(seat.number) if seat is not None else None
+    state = snapshot.round
+    if player is None or state is None or table.status == Table.Status.LOBBY:
+        return context
+    view = ocholoco.view_for(state, player)
+    my_turn = table.status == Table.Status.PLAYING and view.turn == player
+    legal = ocholoco.legal_moves(state) if my_turn else []
+    plays: dict[str, list[Any]] = {}
+    draw = pass_ = None
+    for move in legal:
+        if isinstance(move, ocholoco.Play):
+            plays.setdefault(str(move.card), []).append(move)
+        elif isinstance(move, ocholoco.Draw):
+            draw = ocholoco.move_to_str(move)
+        elif isinstance(move, ocholoco.Pass):
+            pass_ = ocholoco.move_to_str(move)
+    hand = []
+    for card in view.hand:
+        info = card_info(card)
+        moves = plays.get(str(card), [])
+        info["playable"] = bool(moves)
+        info["move"] = ocholoco.move_to_str(moves[0]) if moves else ""
+        info["suit_moves"] = [
+            {"suit": suit_info(m.suit), "move": ocholoco.move_to_str(m)} for m in moves if m.suit
+        ]
+        info["needs_suit"] = len(info["suit_moves"]) > 1
+        info["why_not"] = "" if moves or not my_turn else ocholoco.why_not_playable(state, card)
+        hand.append(info)
+    context.update(
+        hand=hand,
+        my_turn=my_turn,
+        draw_move=draw,
+        pass_move=pass_,
+        pending_draw=view.pending_draw,
+        in_match=True,
+    )
+    return context
+
+
+def _robot_to_move(table: Table) -> bool:
+    if table.status != Table.Status.PLAYING or not table.round_state:
+        return False
+    state = ocholoco.from_json(table.round_state)
+    seat = table.seats.filter(number=table.match_seats[state.turn]).first()
+    return seat is not None and seat.plays_as_robot
+
+
+def robot_turn_pending(*, table_id: int, version: int) -> bool:
+    """Whether the table is still at `version` with a robot to move."""
+    table = Table.objects.filter(pk=table_id, version=version).first()
+    return table is not None and _robot_to_move(table)
+
+
+def tables_awaiting_robot() -> list[tuple[int, int]]:
+    """(table id, version) of every table in play whose next move is a robot's."""
+    return [
+        (t.pk, t.version)
+        for t in Table.objects.filter(status=Table.Status.PLAYING)
+        if _robot_to_move(t)
+    ]

@@ -1,0 +1,380 @@
+"""Every change to a table: one function per change, each a complete unit of work.
+
+Each service locks the table row (`select_for_update`) for its whole transaction, checks who
+is acting and what they ask for, applies it (the rules come from `ocholoco`), saves the new
+snapshots, appends the events to the table's log, bumps the table's version and, on commit,
+publishes the table to its viewers and hands a robot's turn to the robot runner.
+
+A request that cannot be honoured raises `TableError` with a message in Spanish for the
+player; the transaction rolls back, so nothing changes.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import ocholoco
+from bots.runner import robot_turn_schedule
+from tables.models import Seat, Table, TableEvent, hash_secret
+from tables.publish import table_publish, table_revoke_watchers
+
+NAME_MAX = 24
+ROBOT_NAMES = ["Robotina", "Chispa", "Tuerca", "Pixel", "Bit", "Cobre", "Dínamo", "Voltio"]
+
+
+class TableError(Exception):
+    """A request the table refuses; the message is for the player, in Spanish."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class Change:
+    """What one service call does to its locked table, collected and then saved at once."""
+
+    table: Table
+    seats: dict[int, Seat]
+    events: list[tuple[str, int | None, dict[str, Any]]] = field(default_factory=list)
+
+    def log(self, kind: str, seat: int | None = None, **data: Any) -> None:
+        self.events.append((kind, seat, data))
+
+
+@contextmanager
+def _changing(table_id: int) -> Iterator[Change]:
+    """Lock the table, let the caller change it, then save, log and publish on commit."""
+    with transaction.atomic():
+        try:
+            table = Table.objects.select_for_update().get(pk=table_id)
+        except Table.DoesNotExist:
+            raise TableError("Esa mesa no existe.") from None
+        if table.status == Table.Status.CLOSED:
+            raise TableError("Esta mesa está cerrada.")
+        change = Change(table=table, seats={s.number: s for s in table.seats.all()})
+        yield change
+        if not change.events:
+            return
+        table.version += 1
+        table.save()
+        TableEvent.objects.bulk_create(
+            TableEvent(table=table, version=table.version, kind=kind, seat=seat, data=data)
+            for kind, seat, data in change.events
+        )
+        version = table.version
+        transaction.on_commit(lambda: _after_commit(table.pk, version))
+
+
+def _after_commit(table_id: int, version: int) -> None:
+    table_publish(table_id)
+    robot_turn_schedule(table_id=table_id, version=version)
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise TableError("Escribe tu nombre.")
+    if len(name) > NAME_MAX:
+        raise TableError(f"El nombre puede tener hasta {NAME_MAX} caracteres.")
+    return name
+
+
+def _rules(key: str) -> ocholoco.RuleSet:
+    try:
+        return ocholoco.PRESETS[key]
+    except KeyError:
+        raise TableError("Esas reglas no existen.") from None
+
+
+def _acting_seat(change: Change, secret: str | None) -> Seat:
+    """The seat this browser proves with its secret, or a refusal."""
+    if secret:
+        for seat in change.seats.values():
+            if seat.secret_matches(secret):
+                return seat
+    raise TableError("No tienes un lugar en esta mesa.")
+
+
+def _acting_host(change: Change, secret: str | None) -> Seat:
+    seat = _acting_seat(change, secret)
+    if seat.number != change.table.host_seat:
+        raise TableError("Solo quien abrió la mesa puede hacer eso.")
+    return seat
+
+
+def _check_version(change: Change, version: int | None) -> None:
+    if version is not None and version != change.table.version:
+        raise TableError("La mesa cambió mientras elegías. Mira de nuevo y vuelve a intentarlo.")
+
+
+def _free_number(change: Change) -> int:
+    for number in range(Table.SEATS):
+        if number not in change.seats:
+            return number
+    raise TableError("La mesa está completa.")
+
+
+def _check_name_free(change: Change, name: str) -> None:
+    if any(s.name.casefold() == name.casefold() for s in change.seats.values()):
+        raise TableError("Ya hay alguien con ese nombre en la mesa.")
+
+
+def _new_secret() -> tuple[str, str]:
+    secret = secrets.token_urlsafe(24)
+    return secret, hash_secret(secret)
+
+
+# --- Opening and seating -------------------------------------------------------------------
+
+
+def table_open(*, rules_key: str, host_name: str) -> tuple[Table, str]:
+    """ABRIR MESA: a new table with its host in seat 0. Returns the table and the seat secret."""
+    _rules(rules_key)
+    name = _clean_name(host_name)
+    secret, secret_hash = _new_secret()
+    with transaction.atomic():
+        table = Table.objects.create(rules_key=rules_key, host_seat=0, version=1)
+        Seat.objects.create(table=table, number=0, name=name, secret_hash=secret_hash)
+        TableEvent.objects.create(
+            table=table, version=1, kind="opened", seat=0, data={"name": name, "rules": rules_key}
+        )
+    return table, secret
+
+
+def seat_claim(*, table_id: int, name: str, secret: str | None = None) -> tuple[Seat, str]:
+    """A visitor with the link takes the first free seat before the match starts."""
+    name = _clean_name(name)
+    with _changing(table_id) as change:
+        if secret and any(s.secret_matches(secret) for s in change.seats.values()):
+            raise TableError("Ya tienes un lugar en esta mesa.")
+        if change.table.status != Table.Status.LOBBY:
+            raise TableError("La partida ya empezó: puedes mirarla.")
+        _check_name_free(change, name)
+        number = _free_number(change)
+        new_secret, secret_hash = _new_secret()
+        seat = Seat.objects.create(
+            table=change.table, number=number, name=name, secret_hash=secret_hash
+        )
+        change.log("seated", number, name=name)
+    return seat, new_secret
+
+
+def seat_add_robot(
+    *, table_id: int, secret: str | None, level: str = Seat.Level.NORMAL, number: int | None = None
+) -> Seat:
+    """AGREGAR ROBOT: the host puts a robot in a free seat before the match starts."""
+    if level not in Seat.Level.values:
+        raise TableError("Ese nivel de robot no existe.")
+    with _changing(table_id) as change:
+        _acting_host(change, secret)
+        if change.table.status != Table.Status.LOBBY:
+            raise TableError("Los robots se agregan antes de empezar la partida.")
+        if number is None:
+            number = _free_number(change)
+        elif not 0 <= number < Table.SEATS:
+            raise TableError("Ese lugar no existe.")
+        elif number in change.seats:
+            raise TableError("Ese lugar ya está ocupado.")
+        taken = {s.name for s in change.seats.values()}
+        name = next((n for n in ROBOT_NAMES if n not in taken), f"Robot {number + 1}")
+        seat = Seat.objects.create(
+            table=change.table, number=number, name=name, kind=Seat.Kind.ROBOT, robot_level=level
+        )
+        change.log("robot_added", number, name=name, level=level)
+    return seat
+
+
+def seat_remove_robot(*, table_id: int, secret: str | None, number: int) -> None:
+    """The host takes a robot out of its seat before the match starts."""
+    with _changing(table_id) as change:
+        _acting_host(change, secret)
+        if change.table.status != Table.Status.LOBBY:
+            raise TableError("La partida ya empezó.")
+        seat = change.seats.get(number)
+        if seat is None or not seat.is_robot:
+            raise TableError("En ese lugar no hay un robot.")
+        seat.delete()
+        change.log("robot_removed", number, name=seat.name)
+
+
+def table_renew_link(*, table_id: int, secret: str | None) -> Table:
+    """The host makes a fresh invitation link; the old one stops working."""
+    with _changing(table_id) as change:
+        _acting_host(change, secret)
+        change.table.code = Table._meta.get_field("code").default()
+        change.log("link_renewed")
+        table_id = change.table.pk
+        transaction.on_commit(lambda: table_revoke_watchers(table_id))
+    return change.table
+
+
+def seat_reclaim(*, secret: str) -> Seat:
+    """'Volver a mi lugar': find the seat a private link's secret belongs to."""
+    seat = Seat.objects.select_related("table").filter(secret_hash=hash_secret(secret)).first()
+    if seat is None or not secret:
+        raise TableError("Ese enlace no corresponde a ningún lugar.")
+    return seat
+
+
+# --- The match -----------------------------------------------------------------------------
+
+
+def _deal(change: Change, match: ocholoco.Match) -> None:
+    table = change.table
+    state = match.deal(seed=random.SystemRandom().getrandbits(64))
+    table.round_state = ocholoco.to_json(state)
+    table.match_state = ocholoco.to_json(match)
+    table.status = Table.Status.PLAYING
+    change.log(
+        "round_started", None, round=match.round_number, dealer=table.match_seats[match.dealer]
+    )
+
+
+def match_start(*, table_id: int, secret: str | None, version: int | None = None) -> None:
+    """EMPEZAR LA PARTIDA: the host starts with whoever is seated; empty seats are left out."""
+    with _changing(table_id) as change:
+        _acting_host(change, secret)
+        _check_version(change, version)
+        table = change.table
+        if table.status != Table.Status.LOBBY:
+            raise TableError("La partida ya empezó.")
+        numbers = sorted(change.seats)
+        rules = _rules(table.rules_key)
+        if len(numbers) < max(2, rules.min_players):
+            raise TableError("Hacen falta al menos dos jugadores para empezar.")
+        table.match_seats = numbers
+        match = ocholoco.new_match(rules, len(numbers))
+        change.log("match_started", None, seats=numbers)
+        _deal(change, match)
+
+
+def round_next(*, table_id: int, secret: str | None, version: int | None = None) -> None:
+    """SIGUIENTE RONDA: any seated person deals the next round after one ended."""
+    with _changing(table_id) as change:
+        _acting_seat(change, secret)
+        _check_version(change, version)
+        if change.table.status != Table.Status.ROUND_OVER:
+            raise TableError("La ronda todavía no terminó.")
+        match = ocholoco.from_json(change.table.match_state)
+        _deal(change, match)
+
+
+def match_rematch(*, table_id: int, secret: str | None, version: int | None = None) -> None:
+    """REVANCHA: the same table and seats play a new match, scores back at 0."""
+    with _changing(table_id) as change:
+        _acting_seat(change, secret)
+        _check_version(change, version)
+        if change.table.status != Table.Status.MATCH_OVER:
+            raise TableError("La partida todavía no terminó.")
+        old = ocholoco.from_json(change.table.match_state)
+        change.log("rematch", None)
+        _deal(change, old.rematch())
+
+
+def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> None:
+    """Apply a move for `seat` to the locked table, and end the round when it ends."""
+    table = change.table
+    if table.status != Table.Status.PLAYING:
+        raise TableError("No hay una ronda en juego.")
+    if seat.number not in table.match_seats:
+        raise TableError("No juegas en esta partida.")
+    state = ocholoco.from_json(table.round_state)
+    player = table.match_seats.index(seat.number)
+    if state.turn != player:
+        raise TableError("No es tu turno.")
+    try:
+        new_state = ocholoco.apply_move(state, move)
+    except ocholoco.IllegalMove as illegal:
+        raise TableError(str(illegal)) from None
+    table.round_state = ocholoco.to_json(new_state)
+    table.last_move_at = timezone.now()
+    change.log("move", seat.number, move=ocholoco.move_to_str(move), **extra)
+    if new_state.finished:
+        match = ocholoco.from_json(table.match_state).apply_round(new_state)
+        table.match_state = ocholoco.to_json(match)
+        table.status = Table.Status.MATCH_OVER if match.finished else Table.Status.ROUND_OVER
+        seats = table.match_seats
+        points = {str(seats[p]): new_state.round_points[p] for p in range(match.players)}
+        change.log("round_over", None, points=points, blocked=new_state.blocked)
+        if match.finished:
+            change.log("match_over", None, winners=[table.match_seats[p] for p in match.winners])
+
+
+def table_play_move(
+    *, table_id: int, secret: str | None, move: str, version: int | None
+) -> None:
+    """A person's move (play a card, draw, take the penalty, pass) against the version seen."""
+    try:
+        parsed = ocholoco.parse_move(move)
+    except (ValueError, KeyError):
+        raise TableError("Esa jugada no existe.") from None
+    with _changing(table_id) as change:
+        seat = _acting_seat(change, secret)
+        if seat.abandoned:
+            raise TableError("Dejaste esta partida: un robot juega tu lugar.")
+        _check_version(change, version)
+        _apply(change, seat, parsed)
+
+
+def robot_play(*, table_id: int, version: int) -> bool:
+    """Play the robot's turn the runner was asked for, if the table is still at `version`.
+
+    A duplicate or late call (another process played it, someone moved) changes nothing.
+    Returns whether a move was made.
+    """
+    from bots import choose
+
+    try:
+        with _changing(table_id) as change:
+            table = change.table
+            if table.version != version or table.status != Table.Status.PLAYING:
+                return False
+            state = ocholoco.from_json(table.round_state)
+            seat = change.seats[table.match_seats[state.turn]]
+            if not seat.plays_as_robot:
+                return False
+            view = ocholoco.view_for(state, state.turn)
+            level = seat.robot_level or Seat.Level.NORMAL
+            move = choose(view, ocholoco.legal_moves(state), level=level, rng=random.Random())
+            _apply(change, seat, move, robot=True)
+    except TableError:
+        return False
+    return True
+
+
+def seat_abandon(*, table_id: int, secret: str | None) -> None:
+    """ABANDONAR: the person leaves the match; a robot plays the seat from now on.
+
+    The seat keeps its name and score; the browser loses the seat and may watch. If the host
+    leaves, the host role passes to the next person in seat order.
+    """
+    with _changing(table_id) as change:
+        seat = _acting_seat(change, secret)
+        table = change.table
+        if table.status == Table.Status.LOBBY:
+            seat.delete()
+            change.log("left", seat.number, name=seat.name)
+            del change.seats[seat.number]
+        else:
+            seat.abandoned = True
+            seat.secret_hash = ""
+            seat.robot_level = Seat.Level.NORMAL
+            seat.save()
+            change.log("abandoned", seat.number, name=seat.name)
+        if seat.number == table.host_seat:
+            people = [
+                s.number for s in sorted(change.seats.values(), key=lambda s: s.number)
+                if not s.plays_as_robot
+            ]
+            if people:
+                table.host_seat = people[0]
+                change.log("host_changed", people[0])

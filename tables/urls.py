@@ -1,0 +1,20 @@
+from django.urls import path
+
+from tables import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("abrir/", views.table_open, name="table_open"),
+    path("baraja/", views.deck_choose, name="deck_choose"),
+    path("volver/<str:secret>/", views.seat_return, name="seat_return"),
+    path("mesa/<str:code>/", views.table_page, name="table"),
+    path("mesa/<str:code>/sentarse/", views.seat_claim, name="seat_claim"),
+    path("mesa/<str:code>/robot/", views.robot_add, name="robot_add"),
+    path("mesa/<str:code>/robot/quitar/", views.robot_remove, name="robot_remove"),
+    path("mesa/<str:code>/empezar/", views.match_start, name="match_start"),
+    path("mesa/<str:code>/jugar/", views.move_play, name="move_play"),
+    path("mesa/<str:code>/siguiente/", views.round_next, name="round_next"),
+    path("mesa/<str:code>/revancha/", views.match_rematch, name="match_rematch"),
+    path("mesa/<str:code>/abandonar/", views.seat_abandon, name="seat_abandon"),
+    path("mesa/<str:code>/enlace/", views.link_renew, name="link_renew"),
+]

@@ -1,0 +1,265 @@
+"""Thin views: read the request, call one service, answer with the table's fragments.
+
+With htmx, a POST answers with the viewer's fresh fragments (swapped by id) or, when refused,
+with the reason in the notice area and a 4xx status. Without JavaScript the same forms work:
+the answer is a redirect to the table, the reason shown as a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
+
+import ocholoco
+from tables import services
+from tables.identity import proven_seat, remember_seat, seat_secret
+from tables.models import Seat, Table
+from tables.render import render_for_viewer
+from tables.selectors import TableSnapshot
+
+DECKS = [
+    ("clasica", "Clásica"),
+    ("moderna", "Moderna"),
+    ("cuatro-colores", "Cuatro colores"),
+    ("reino", "Del Reino"),
+]
+DECK_COOKIE = "baraja"
+RULE_CHOICES = [("clasico", "Clásico"), ("especiales", "Con especiales")]
+
+
+def _deck(request: HttpRequest) -> str:
+    deck = request.COOKIES.get(DECK_COOKIE, "")
+    return deck if deck in dict(DECKS) else DECKS[0][0]
+
+
+def _set_deck(response: HttpResponseBase, deck: str) -> None:
+    if deck in dict(DECKS):
+        response.set_cookie(DECK_COOKIE, deck, max_age=60 * 60 * 24 * 365, samesite="Lax")
+
+
+def _notice(message: str, *, error: bool) -> str:
+    return render_to_string("tables/table.html#notice", {"message": message, "error": error})
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "tables/home.html",
+        {"decks": DECKS, "deck": _deck(request), "rules": RULE_CHOICES},
+    )
+
+
+@require_POST
+def table_open(request: HttpRequest) -> HttpResponse:
+    rules_key = request.POST.get("rules", "")
+    try:
+        table, secret = services.table_open(
+            rules_key=rules_key, host_name=request.POST.get("name", "")
+        )
+    except services.TableError as refused:
+        context = {
+            "decks": DECKS, "deck": request.POST.get("deck") or _deck(request),
+            "rules": RULE_CHOICES, "error": refused.message,
+            "name": request.POST.get("name", "")[:100], "chosen_rules": rules_key,
+        }
+        return render(request, "tables/home.html", context, status=400)
+    remember_seat(request.session, table, secret)
+    response = redirect("table", code=table.code)
+    _set_deck(response, request.POST.get("deck", ""))
+    return response
+
+
+def _table_or_404(code: str) -> Table:
+    return get_object_or_404(Table, code=code)
+
+
+@require_GET
+def table_page(request: HttpRequest, code: str) -> HttpResponse:
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        return render(request, "tables/missing.html", status=404)
+    snapshot = TableSnapshot.load(table)
+    seat = proven_seat(request.session, table, snapshot.seats.values())
+    return render(
+        request,
+        "tables/table.html",
+        {
+            "table": table,
+            "deck": _deck(request),
+            "decks": DECKS,
+            "seat": seat,
+            "secret": seat_secret(request.session, table) if seat else "",
+            "fragments": render_for_viewer(snapshot, seat, request),
+            "rules": ocholoco.PRESETS[table.rules_key],
+        },
+    )
+
+
+def _answer(request: HttpRequest, table: Table, error: str | None = None) -> HttpResponse:
+    """The acting viewer's fresh fragments (or the refusal), for htmx or a plain form."""
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("table", code=table.code)
+    if error:
+        return HttpResponse(_notice(error, error=True), status=409)
+    table.refresh_from_db()
+    snapshot = TableSnapshot.load(table)
+    seat = proven_seat(request.session, table, snapshot.seats.values())
+    return HttpResponse(render_for_viewer(snapshot, seat, request) + _notice("", error=False))
+
+
+def _act(
+    request: HttpRequest,
+    code: str,
+    action: Callable[[Table, str | None], object],
+    *,
+    reload: bool = False,
+) -> HttpResponse:
+    """Run one service for this browser; `reload` when its seat changed (its socket must too)."""
+    table = _table_or_404(code)
+    try:
+        action(table, seat_secret(request.session, table))
+    except services.TableError as refused:
+        return _answer(request, table, refused.message)
+    if reload and request.htmx:
+        return HttpResponseClientRefresh()
+    return _answer(request, table)
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return -1  # never a real version or seat: the service refuses it
+
+
+@require_POST
+def seat_claim(request: HttpRequest, code: str) -> HttpResponse:
+    def claim(table: Table, secret: str | None) -> None:
+        _, new_secret = services.seat_claim(
+            table_id=table.pk, name=request.POST.get("name", ""), secret=secret
+        )
+        remember_seat(request.session, table, new_secret)
+
+    return _act(request, code, claim, reload=True)
+
+
+@require_POST
+def robot_add(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request, code,
+        lambda table, secret: services.seat_add_robot(
+            table_id=table.pk, secret=secret,
+            level=request.POST.get("level", Seat.Level.NORMAL),
+            number=_int(request.POST.get("number")),
+        ),
+    )
+
+
+@require_POST
+def robot_remove(request: HttpRequest, code: str) -> HttpResponse:
+    number = _int(request.POST.get("number"))
+    return _act(
+        request, code,
+        lambda table, secret: services.seat_remove_robot(
+            table_id=table.pk, secret=secret, number=-1 if number is None else number
+        ),
+    )
+
+
+@require_POST
+def match_start(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request, code,
+        lambda table, secret: services.match_start(
+            table_id=table.pk, secret=secret, version=_int(request.POST.get("version"))
+        ),
+    )
+
+
+@require_POST
+def move_play(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request, code,
+        lambda table, secret: services.table_play_move(
+            table_id=table.pk, secret=secret, move=request.POST.get("move", ""),
+            version=_int(request.POST.get("version")) if "version" in request.POST else -1,
+        ),
+    )
+
+
+@require_POST
+def round_next(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request, code,
+        lambda table, secret: services.round_next(
+            table_id=table.pk, secret=secret, version=_int(request.POST.get("version"))
+        ),
+    )
+
+
+@require_POST
+def match_rematch(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request, code,
+        lambda table, secret: services.match_rematch(
+            table_id=table.pk, secret=secret, version=_int(request.POST.get("version"))
+        ),
+    )
+
+
+@require_POST
+def seat_abandon(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request, code,
+        lambda table, secret: services.seat_abandon(table_id=table.pk, secret=secret),
+        reload=True,
+    )
+
+
+@require_POST
+def link_renew(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_or_404(code)
+    try:
+        table = services.table_renew_link(
+            table_id=table.pk, secret=seat_secret(request.session, table)
+        )
+    except services.TableError as refused:
+        return _answer(request, table, refused.message)
+    url = reverse("table", kwargs={"code": table.code})
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@require_GET
+def seat_return(request: HttpRequest, secret: str) -> HttpResponse:
+    """'Volver a mi lugar': this browser takes the seat the private link belongs to."""
+    try:
+        seat = services.seat_reclaim(secret=secret)
+    except services.TableError as refused:
+        return render(request, "tables/missing.html", {"message": refused.message}, status=404)
+    remember_seat(request.session, seat.table, secret)
+    return redirect("table", code=seat.table.code)
+
+
+@require_POST
+def deck_choose(request: HttpRequest) -> HttpResponse:
+    """A viewer's deck design: a cookie, shown as a class on the page root."""
+    deck = request.POST.get("deck", "")
+    if deck not in dict(DECKS):
+        return HttpResponse(_notice("Esa baraja no existe.", error=True), status=400)
+    back = request.POST.get("next", "/")
+    response: HttpResponseBase = (
+        HttpResponse(status=204) if request.htmx
+        else redirect(back if back.startswith("/") and not back.startswith("//") else "/")
+    )
+    _set_deck(response, deck)
+    return response

@@ -1,0 +1,115 @@
+"""Real servers for the tests: daphne processes on their own fresh database.
+
+Each server group gets a database of its own (a temporary SQLite file, or a new PostgreSQL
+database when DATABASE_URL points at PostgreSQL) and a channel-layer prefix of its own, so
+servers never see another test run's tables.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("daphne did not start in time")
+
+
+@contextmanager
+def fresh_database() -> Iterator[dict[str, str]]:
+    """Environment variables naming a new, migrated database; dropped afterwards."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        import psycopg
+
+        name = f"ocholoco_live_{uuid.uuid4().hex[:10]}"
+        parsed = urlparse(url)
+        admin_url = urlunparse(parsed._replace(path="/postgres"))
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        env = {"DATABASE_URL": urlunparse(parsed._replace(path=f"/{name}"))}
+        try:
+            _migrate(env)
+            yield env
+        finally:
+            with psycopg.connect(admin_url, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {"SQLITE_PATH": str(Path(tmp) / "live.sqlite3")}
+            _migrate(env)
+            yield env
+
+
+def _server_env(extra: dict[str, str]) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(extra)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    env["DEBUG"] = "1"
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def _migrate(extra: dict[str, str]) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT, env=_server_env(extra), check=True, capture_output=True,
+    )
+
+
+@contextmanager
+def daphne_servers(count: int = 1, **settings: str) -> Iterator[list[str]]:
+    """`count` daphne processes sharing one fresh database (and REDIS_URL, if set)."""
+    with fresh_database() as db_env:
+        env = {**db_env, "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}", **settings}
+        processes, urls = [], []
+        try:
+            for _ in range(count):
+                port = free_port()
+                log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally)
+                process = subprocess.Popen(
+                    [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                     "config.asgi:application"],
+                    cwd=ROOT, env=_server_env(env), stdout=log, stderr=subprocess.STDOUT,
+                )
+                processes.append((process, log))
+                _wait_for_port(port, process)
+                urls.append(f"http://127.0.0.1:{port}")
+            yield urls
+        finally:
+            for process, log in processes:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                if process.returncode not in (0, -15, None):
+                    log.seek(0)
+                    sys.stderr.write(log.read().decode(errors="replace")[-4000:])
+                log.close()
