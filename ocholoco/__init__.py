@@ -1,0 +1,50 @@
+"""Ocho Loco's rules engine: pure Python, no Django.
+
+Modules: `cards` (Card), `notation` (Spanish names, suit symbols), `moves` (Play, Draw, Pass
+and their string notation), `rules` (RuleSet, PRESETS), `encoding` (the int encoding of
+cards and actions), `round` (a round's rules), `history` (its public events), `view` (what
+one player may know), `match` (rounds to a target), `serialize` (JSON), `simulate` (random
+self-play).
+"""
+
+from .cards import CARDS, RANKS, SUITS, Card
+from .encoding import DRAW as DRAW_ACTION
+from .encoding import PASS as PASS_ACTION
+from .encoding import action_of
+from .history import Event
+from .match import Match, new_match
+from .moves import Draw, Move, Pass, Play, move_to_str, parse_move
+from .notation import SUIT_NAMES, SUIT_SYMBOLS, card_name, describe_event, rank_name
+from .round import (
+    IllegalMove,
+    Round,
+    apply_action,
+    apply_move,
+    legal_actions,
+    legal_moves,
+    new_round,
+    random_playout,
+    stacked_deck,
+    why_not_playable,
+)
+from .rules import PRESETS, Effect, RuleSet, card_points
+from .serialize import from_json, to_json
+from .view import (
+    RoundView,
+    legal_moves_for_view,
+    revealed_hands,
+    view_for,
+    why_not_playable_for_view,
+)
+
+__all__ = [
+    "CARDS", "DRAW_ACTION", "PASS_ACTION", "PRESETS", "RANKS", "SUITS", "SUIT_NAMES",
+    "SUIT_SYMBOLS",
+    "Card", "Draw", "Effect", "Event", "IllegalMove", "Match", "Move", "Pass", "Play",
+    "Round", "RoundView", "RuleSet", "action_of", "apply_action", "apply_move", "card_name",
+    "card_points", "describe_event", "move_to_str",
+    "from_json", "legal_actions", "legal_moves", "legal_moves_for_view", "new_match",
+    "new_round", "parse_move", "random_playout", "rank_name", "revealed_hands", "stacked_deck",
+    "to_json",
+    "view_for", "why_not_playable", "why_not_playable_for_view",
+]  # fmt: skip

@@ -1,0 +1,90 @@
+"""The public history of a round: who played what, named which suit, drew, passed...
+
+Internally a round keeps its history as a linked list of small int records
+``((kind, player, x), previous)``, so appending is O(1) and states share their past.
+`Event` is the public, readable form. A draw never says which card was drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import CARDS, SUIT_INDEX, SUITS, Card
+from .encoding import V
+
+EventKind = Literal["open", "back", "play", "draw", "penalty", "pass", "skip", "out", "blocked"]
+KINDS: tuple[EventKind, ...] = (
+    "open", "back", "play", "draw", "penalty", "pass", "skip", "out", "blocked"
+)  # fmt: skip
+OPEN, BACK, PLAY, DRAW, PENALTY, PASS, SKIP, OUT, BLOCKED = range(len(KINDS))
+
+Record = tuple[int, int, int]
+Chain = tuple[Record, "Chain"] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One public event.
+
+    ``open``: ``card`` opened the discard pile (turned by the dealer, ``player``);
+    ``back``: that turned ``card`` was an 8 and went back into the middle of the stock;
+    ``play``: ``player`` played ``card``, naming ``suit`` if it was a wild card;
+    ``draw``: ``player`` drew one card (``count`` 1) and keeps the turn;
+    ``penalty``: ``player`` took the pending penalty, drawing ``count`` cards (maybe fewer
+    than the penalty when the stock ran short) and losing the turn;
+    ``pass``: ``player`` passed; ``skip``: ``player`` lost the turn to a skip card;
+    ``out``: ``player`` played their last card and won; ``blocked``: the table blocked
+    (``player`` ended the last idle turn).
+    """
+
+    kind: EventKind
+    player: int
+    card: Card | None = None
+    suit: str | None = None
+    count: int = 0
+
+    def __str__(self) -> str:
+        detail = f"{self.card or ''}{':' + self.suit if self.suit else ''}"
+        return f"{self.player}:{self.kind}{' ' + detail if detail else ''}" + (
+            f" {self.count}" if self.count else ""
+        )
+
+
+def event_of(record: Record) -> Event:
+    kind, player, x = record
+    if kind == PLAY:
+        suit = SUITS[x // V - 1] if x >= V else None
+        return Event("play", player, CARDS[x % V], suit)
+    if kind in (OPEN, BACK):
+        return Event(KINDS[kind], player, CARDS[x])
+    if kind in (DRAW, PENALTY):
+        return Event(KINDS[kind], player, count=x)
+    return Event(KINDS[kind], player)
+
+
+def record_of(event: Event) -> Record:
+    kind = KINDS.index(event.kind)
+    if kind == PLAY:
+        suit = V * (1 + SUIT_INDEX[event.suit]) if event.suit else 0
+        return (kind, event.player, event.card.value + suit)
+    if kind in (OPEN, BACK):
+        return (kind, event.player, event.card.value)
+    return (kind, event.player, event.count)
+
+
+def records(chain: Chain) -> list[Record]:
+    """The records of a chain, oldest first."""
+    out = []
+    while chain is not None:
+        out.append(chain[0])
+        chain = chain[1]
+    out.reverse()
+    return out
+
+
+def chain_of(recs: list[Record] | tuple[Record, ...]) -> Chain:
+    chain: Chain = None
+    for rec in recs:
+        chain = (rec, chain)
+    return chain

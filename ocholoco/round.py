@@ -1,0 +1,536 @@
+"""The rules of one round of Ocho Loco, as pure functions over an immutable `Round`.
+
+Rules (RULES.md is the full text; the decisions it marks are held by tests/engine):
+- Deal one card at a time from the top of the deck, starting with the player after the
+  dealer; the rest is the stock (top first). Its top card opens the discard pile; an 8 (a
+  wild rank) goes back into the stock at ``len(stock) // 2`` (counted without it) and the
+  next card is turned. A special opening card acts as if the dealer had played it.
+- A turn: play a card of the active suit or of the top card's rank, or a wild card naming
+  any suit; draw whenever the stock is not empty (drawing never ends the turn); pass only
+  when the stock is empty and nothing can be played. A pending penalty (a 2 in
+  "especiales") allows only answering with a card of that rank or taking the penalty
+  (drawing what the stock has, maybe nothing; it ends the turn).
+- Effects: skip (the next player loses the turn and the turn does not count as idle),
+  reverse (nothing with two players), draw N (stackable with the same rank).
+- The round ends when a player plays their last card (no effect, no suit named; that player
+  scores the other hands) or when as many consecutive turns as there are players end
+  without a play (blocked: the fewest hand points collect the difference from each player
+  with more; tied lowest players each collect).
+
+Move encoding: see `encoding` (``legal_actions`` / ``apply_action`` on ints, the fast path
+robots' playouts use); ``legal_moves`` / ``apply_move`` are the same on `Move` values.
+An 8 is listed once per suit it can name, except as a player's last card: then it is listed
+once, naming no suit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from .cards import CARDS, RANKS, SUITS, Card
+from .encoding import (
+    DRAW,
+    N_RANKS,
+    N_SUITS,
+    NO_EFFECT,
+    PASS,
+    PENALTY,
+    SKIP,
+    Tables,
+    V,
+    action_of,
+    ids_of,
+    tables_for,
+)
+from .history import BACK, BLOCKED, OPEN, OUT, PLAY, Chain, Event, event_of, records
+from .history import DRAW as DRAW_EVENT
+from .history import PASS as PASS_EVENT
+from .history import PENALTY as PENALTY_EVENT
+from .history import SKIP as SKIP_EVENT
+from .moves import Draw, Move, Play, parse_move
+from .notation import SUIT_SYMBOLS, rank_with_article
+from .rules import PRESETS, RuleSet
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow now; the message is for the player, in Spanish."""
+
+
+class Round:
+    """One round: hands, stock, discard, whose turn, and how it ended.
+
+    Immutable by contract: the engine only ever changes a private copy before returning it.
+    Public fields: ``rules``, ``players``, ``dealer``, ``turn``, ``direction`` (+1 / -1),
+    ``pending_draw`` (0 when no penalty is pending), ``finished``, ``blocked``, ``winners``
+    (tuple of players, empty until the end) and ``round_points`` (what each player gained
+    when the round ended; zeros before). Cards come through the properties below.
+    """
+
+    __slots__ = (
+        "rules", "players", "dealer", "_t", "_hands", "_stock", "_pos", "_top", "_suit",
+        "turn", "direction", "pending_draw", "_pending_rank", "_idle", "finished", "blocked",
+        "winners", "round_points", "_history",
+    )  # fmt: skip
+
+    rules: RuleSet
+    players: int
+    dealer: int
+    _t: Tables
+    _hands: list[int]  # bitmask of card ids per player
+    _stock: tuple[int, ...]  # card ids, top first; _stock[:_pos] is already drawn
+    _pos: int
+    _top: int  # value of the top card of the discard pile
+    _suit: int  # index of the active suit
+    turn: int
+    direction: int
+    pending_draw: int
+    _pending_rank: int  # rank index that may answer the pending penalty, -1 for none
+    _idle: int  # consecutive turns ended without a play
+    finished: bool
+    blocked: bool
+    winners: tuple[int, ...]
+    round_points: tuple[int, ...]
+    _history: Chain
+
+    def _copy(self) -> Round:
+        new = object.__new__(Round)
+        new.rules = self.rules
+        new.players = self.players
+        new.dealer = self.dealer
+        new._t = self._t
+        new._hands = self._hands.copy()
+        new._stock = self._stock
+        new._pos = self._pos
+        new._top = self._top
+        new._suit = self._suit
+        new.turn = self.turn
+        new.direction = self.direction
+        new.pending_draw = self.pending_draw
+        new._pending_rank = self._pending_rank
+        new._idle = self._idle
+        new.finished = self.finished
+        new.blocked = self.blocked
+        new.winners = self.winners
+        new.round_points = self.round_points
+        new._history = self._history
+        return new
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each player's cards, in player order; a hand is listed in card order."""
+        return tuple(cards_of(hand) for hand in self._hands)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(hand.bit_count() for hand in self._hands)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock, top card first."""
+        return tuple(CARDS[i % V] for i in self._stock[self._pos :])
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock) - self._pos
+
+    @property
+    def top(self) -> Card:
+        return CARDS[self._top]
+
+    @property
+    def active_suit(self) -> str:
+        return SUITS[self._suit]
+
+    @property
+    def pending_rank(self) -> str | None:
+        """The rank that may answer the pending penalty (None if none may)."""
+        return RANKS[self._pending_rank] if self.pending_draw and self._pending_rank >= 0 else None
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        return tuple(event_of(rec) for rec in records(self._history))
+
+    @property
+    def discard(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first (the opening card, then every card played)."""
+        return tuple(e.card for e in self.history if e.kind in ("open", "play"))
+
+    @property
+    def idle_turns(self) -> int:
+        """Consecutive turns ended without a play; the table blocks at ``players``."""
+        return self._idle
+
+    def _key(self) -> tuple:
+        return (
+            self.rules, self.players, self.dealer, tuple(map(cards_of, self._hands)),
+            self.stock, self._top, self._suit, self.turn, self.direction, self.pending_draw,
+            self._pending_rank, self._idle, self.finished, self.blocked, self.winners,
+            self.round_points, tuple(records(self._history)),
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Round) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        hands = " | ".join(" ".join(map(str, hand)) for hand in self.hands)
+        return (
+            f"<Round {self.rules.key} top={self.top}{SUIT_SYMBOLS[self.active_suit]} "
+            f"turn={self.turn} stock={self.stock_size} hands=[{hands}]>"
+        )
+
+
+def cards_of(hand: int) -> tuple[Card, ...]:
+    """The cards of a hand bitmask, in card order (copies of extra decks included)."""
+    return tuple(sorted(CARDS[i % V] for i in ids_of(hand)))
+
+
+def ids_for(cards: Iterable[Card | str], decks: int) -> list[int]:
+    """Card ids for a sequence of cards: the n-th copy of a value gets the n-th deck's id."""
+    seen: Counter[int] = Counter()
+    ids = []
+    for card in cards:
+        value = Card.parse(card).value
+        if seen[value] >= decks:
+            raise ValueError(f"too many copies of {CARDS[value]}")
+        ids.append(seen[value] * V + value)
+        seen[value] += 1
+    return ids
+
+
+# --- Setting up a round ---------------------------------------------------------------
+
+
+def new_round(
+    rules: RuleSet | str,
+    players: int,
+    dealer: int = 0,
+    *,
+    seed: int | None = None,
+    deck: Sequence[Card | str] | None = None,
+    rng: random.Random | None = None,
+) -> Round:
+    """A dealt round; ``deck`` (``deck[0]`` the top, the whole deck) replaces the shuffle,
+    else the deck is shuffled by ``rng`` or by a ``random.Random(seed)``."""
+    if isinstance(rules, str):
+        rules = PRESETS[rules]
+    size = rules.hand_size(players)
+    if not 0 <= dealer < players:
+        raise ValueError(f"no player {dealer} to deal")
+    t = tables_for(rules)
+    if deck is None:
+        ids = list(range(t.n_ids))
+        (rng or random.Random(seed)).shuffle(ids)
+    else:
+        ids = ids_for(deck, rules.decks)
+        if len(ids) != t.n_ids:
+            raise ValueError(f"a deck has {t.n_ids} cards, not {len(ids)}")
+    hands = [0] * players
+    for i in range(size * players):
+        hands[(dealer + 1 + i) % players] |= 1 << ids[i]
+    stock = ids[size * players :]
+    history: Chain = None
+    while t.wild >> (stock[0] % V) & 1:
+        wild = stock.pop(0)
+        stock.insert(len(stock) // 2, wild)
+        history = ((BACK, dealer, wild % V), history)
+    top = stock.pop(0) % V
+
+    st = object.__new__(Round)
+    st.rules = rules
+    st.players = players
+    st.dealer = dealer
+    st._t = t
+    st._hands = hands
+    st._stock = tuple(stock)
+    st._pos = 0
+    st._top = top
+    st._suit = top // N_RANKS
+    st.turn = dealer
+    st.direction = 1
+    st.pending_draw = 0
+    st._pending_rank = -1
+    st._idle = 0
+    st.finished = False
+    st.blocked = False
+    st.winners = ()
+    st.round_points = (0,) * players
+    st._history = ((OPEN, dealer, top), history)
+    _after_play(st, t, dealer, top)  # the opening card acts as if the dealer played it
+    return st
+
+
+def stacked_deck(
+    rules: RuleSet | str,
+    hands: Sequence[Sequence[Card | str]],
+    top: Card | str,
+    stock: Sequence[Card | str] = (),
+    dealer: int = 0,
+) -> list[Card]:
+    """The deck (``deck[0]`` the top) that deals ``hands`` (in player order) with ``dealer``,
+    turns ``top`` and leaves ``stock`` on top of the stock, the other cards below it in card
+    order. For scripted positions: ``new_round(rules, len(hands), dealer, deck=...)``."""
+    if isinstance(rules, str):
+        rules = PRESETS[rules]
+    players = len(hands)
+    size = rules.hand_size(players)
+    if any(len(hand) != size for hand in hands):
+        raise ValueError(f"each hand needs {size} cards")
+    dealt = [hands[(dealer + 1 + i) % players][i // players] for i in range(size * players)]
+    chosen = [Card.parse(c) for c in [*dealt, top, *stock]]
+    rest = Counter({card: rules.decks for card in CARDS}) - Counter(chosen)
+    return chosen + sorted(rest.elements())
+
+
+# --- Legal moves ----------------------------------------------------------------------
+
+
+def legal_actions(state: Round) -> list[int]:
+    """The actions of the player to move (see `encoding`); empty once the round is over."""
+    if state.finished:
+        return []
+    return actions_for(
+        state._t,
+        state._hands[state.turn],
+        state._top,
+        state._suit,
+        state.pending_draw,
+        state._pending_rank,
+        state._pos < len(state._stock),
+    )
+
+
+def actions_for(
+    t: Tables, hand: int, top: int, suit: int, pending: int, pending_rank: int, can_draw: bool
+) -> list[int]:
+    """The legal actions of a hand in a position: the one definition of legality."""
+    values = hand if t.decks == 1 else t.values(hand)
+    actions = []
+    if pending:
+        playable = values & t.rank_mask[pending_rank] if pending_rank >= 0 else 0
+        while playable:
+            low = playable & -playable
+            actions.append(low.bit_length() - 1)
+            playable ^= low
+        actions.append(DRAW)  # take the penalty, even from an empty stock
+        return actions
+    playable = values & t.follow[top * N_SUITS + suit]
+    while playable:
+        low = playable & -playable
+        actions.append(low.bit_length() - 1)
+        playable ^= low
+    wild = values & t.wild
+    if wild:
+        if hand & (hand - 1):
+            while wild:
+                low = wild & -wild
+                actions.extend(t.wild_actions[low.bit_length() - 1])
+                wild ^= low
+        else:  # the wild card is the last card: the round ends, no suit is named
+            actions.append(wild.bit_length() - 1)
+    if can_draw:
+        actions.append(DRAW)
+    elif not actions:
+        actions.append(PASS)
+    return actions
+
+
+def legal_moves(state: Round) -> list[Move]:
+    """`legal_actions` as `Move` values."""
+    moves = state._t.moves
+    return [moves[a] for a in legal_actions(state)]
+
+
+# --- Applying moves -------------------------------------------------------------------
+
+
+def apply_action(state: Round, action: int) -> Round:
+    """The round after ``action``, which must come from ``legal_actions(state)``
+    (not checked: this is the fast path; `apply_move` checks)."""
+    new = state._copy()
+    _step(new, action)
+    return new
+
+
+def apply_move(state: Round, move: Move | str) -> Round:
+    """The round after ``move`` (a `Move` or its notation); raises `IllegalMove`."""
+    if isinstance(move, str):
+        move = parse_move(move)
+    action = action_of(move)
+    if action not in legal_actions(state):
+        raise IllegalMove(_reason(state, move))
+    return apply_action(state, action)
+
+
+def random_playout(state: Round, rng: random.Random) -> Round:
+    """The finished round reached by uniformly random legal moves from ``state``."""
+    st = state._copy()
+    rand = rng.random
+    t = st._t
+    hands = st._hands  # the copy's own list: _step updates it in place
+    while not st.finished:
+        # actions_for directly (not legal_actions): one call less per move on the hot path.
+        actions = actions_for(
+            t, hands[st.turn], st._top, st._suit, st.pending_draw, st._pending_rank,
+            st._pos < len(st._stock),
+        )  # fmt: skip
+        _step(st, actions[int(rand() * len(actions))])
+    return st
+
+
+def _step(st: Round, action: int) -> None:
+    """Apply a legal action to ``st`` in place (only ever to a fresh private copy)."""
+    p = st.turn
+    if action >= DRAW:
+        if action == PASS:
+            st._history = ((PASS_EVENT, p, 0), st._history)
+            _idle_turn(st, p)
+        elif st.pending_draw:
+            pos = st._pos
+            end = min(pos + st.pending_draw, len(st._stock))
+            hand = st._hands[p]
+            for i in st._stock[pos:end]:
+                hand |= 1 << i
+            st._hands[p] = hand
+            st._pos = end
+            st.pending_draw = 0
+            st._pending_rank = -1
+            st._history = ((PENALTY_EVENT, p, end - pos), st._history)
+            _idle_turn(st, p)
+        else:
+            st._hands[p] |= 1 << st._stock[st._pos]
+            st._pos += 1
+            st._history = ((DRAW_EVENT, p, 1), st._history)
+        return
+    t = st._t
+    value = action % V
+    hand = st._hands[p]
+    copies = hand & t.copies[value]
+    hand ^= copies & -copies
+    st._hands[p] = hand
+    st._top = value
+    st._history = ((PLAY, p, action), st._history)
+    if not hand:
+        st._suit = value // N_RANKS
+        st._history = ((OUT, p, 0), st._history)
+        others = sum(t.hand_points(h) for h in st._hands)
+        _finish(st, (p,), tuple(others if i == p else 0 for i in range(st.players)))
+        return
+    st._suit = action // V - 1 if action >= V else value // N_RANKS
+    st._idle = 0
+    _after_play(st, t, p, value)
+
+
+def _after_play(st: Round, t: Tables, p: int, value: int) -> None:
+    """Pass the turn on after ``p`` played ``value``, applying the card's effect."""
+    effect = t.effect[value]
+    d = st.direction
+    if effect != NO_EFFECT:
+        if effect == PENALTY:
+            st.pending_draw += t.amount[value]
+            st._pending_rank = value % N_RANKS if t.stackable[value] else -1
+        elif effect == SKIP:
+            p = (p + d) % st.players  # the skipped player has no turn: not an idle turn
+            st._history = ((SKIP_EVENT, p, 0), st._history)
+        elif st.players > 2:  # REVERSE; with two players it does nothing
+            st.direction = d = -d
+    st.turn = (p + d) % st.players
+
+
+def _idle_turn(st: Round, p: int) -> None:
+    """``p``'s turn ended without a play (a pass or a penalty): maybe the table blocks."""
+    st._idle += 1
+    if st._idle < st.players:
+        st.turn = (p + st.direction) % st.players
+        return
+    st._history = ((BLOCKED, p, 0), st._history)
+    points = [st._t.hand_points(h) for h in st._hands]
+    low = min(points)
+    winners = tuple(i for i, x in enumerate(points) if x == low)
+    collected = sum(x - low for x in points)  # tied winners differ by 0 from each other
+    _finish(st, winners, tuple(collected if x == low else 0 for x in points))
+    st.blocked = True
+
+
+def _finish(st: Round, winners: tuple[int, ...], points: tuple[int, ...]) -> None:
+    st.finished = True
+    st.winners = winners
+    st.round_points = points
+    st.pending_draw = 0
+    st._pending_rank = -1
+
+
+# --- Why a move is not legal ----------------------------------------------------------
+
+
+def why_not_playable(state: Round, card: Card | str) -> str | None:
+    """Why the player to move cannot play ``card`` now, or None if they can."""
+    return card_reason(
+        state._t,
+        state._hands[state.turn],
+        state._top,
+        state._suit,
+        state.pending_draw,
+        state._pending_rank,
+        state.finished,
+        Card.parse(card),
+    )
+
+
+def card_reason(
+    t: Tables,
+    hand: int,
+    top: int,
+    suit: int,
+    pending: int,
+    pending_rank: int,
+    finished: bool,
+    card: Card,
+) -> str | None:
+    if finished:
+        return "La ronda terminó"
+    if not t.values(hand) >> card.value & 1:
+        return "Esa carta no está en tu mano"
+    if pending:
+        if pending_rank == card.value % N_RANKS:
+            return None
+        return _penalty_reason(pending, pending_rank)
+    if t.wild >> card.value & 1 or t.follow[top * N_SUITS + suit] >> card.value & 1:
+        return None
+    wilds = " o ".join(rank_with_article(r) for r in RANKS if t.wild >> RANKS.index(r) & 1)
+    symbol = SUIT_SYMBOLS[SUITS[suit]]
+    if t.wild >> top & 1:
+        return f"Tienes que jugar {symbol} o {wilds}"
+    return f"Tienes que jugar {symbol}, {rank_with_article(CARDS[top].rank)} o {wilds}"
+
+
+def _penalty_reason(pending: int, pending_rank: int) -> str:
+    if pending_rank < 0:
+        return f"Tienes que robar {pending}"
+    return f"Tienes que responder con {rank_with_article(RANKS[pending_rank])} o robar {pending}"
+
+
+def _reason(state: Round, move: Move) -> str:
+    """The message for an illegal ``move`` (legality itself is `legal_actions`)."""
+    if state.finished:
+        return "La ronda terminó"
+    if isinstance(move, Play):
+        reason = why_not_playable(state, move.card)
+        if reason:
+            return reason
+        if not state._t.wild >> move.card.value & 1:
+            return f"Con {rank_with_article(move.card.rank)} no se elige palo"
+        if move.suit is None:
+            return f"Tienes que elegir un palo para el {move.card.rank}"
+        return "Con tu última carta no eliges palo: la ronda termina"
+    if isinstance(move, Draw):
+        return "El mazo se acabó: no puedes robar"
+    if state.pending_draw:
+        return _penalty_reason(state.pending_draw, state._pending_rank)
+    if state.stock_size:
+        return "No puedes pasar: todavía puedes robar"
+    return "No puedes pasar: tienes una carta que sirve"

@@ -1,0 +1,103 @@
+"""What one player may know about a round: the only way robots and templates see it.
+
+A `RoundView` holds the viewer's own hand, everybody's card counts, the table (top card,
+active suit, stock size, turn, direction, pending penalty), how the round ended, and the
+public history. It never holds another player's cards or the order of the stock; the hands
+shown to everybody once a round is over come from `revealed_hands`.
+
+Legal moves from a view: `legal_moves_for_view(view)` enumerates the viewer's moves when it
+is the viewer's turn (the same legality as `legal_moves` on the round), else ``[]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import RANK_INDEX, SUIT_INDEX, Card
+from .encoding import tables_for
+from .history import Event
+from .moves import Move
+from .round import Round, actions_for, card_reason, ids_for
+from .rules import RuleSet
+
+
+@dataclass(frozen=True)
+class RoundView:
+    rules: RuleSet
+    players: int
+    player: int  # the viewer
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]  # every player's card count, in player order
+    top: Card
+    active_suit: str
+    stock_size: int
+    turn: int
+    direction: int
+    pending_draw: int
+    pending_rank: str | None  # the rank that may answer the pending penalty
+    idle_turns: int  # consecutive turns without a play; the table blocks at `players`
+    finished: bool
+    blocked: bool
+    winners: tuple[int, ...]
+    round_points: tuple[int, ...]
+    history: tuple[Event, ...]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.player and not self.finished
+
+    def _position(self) -> tuple:
+        t = tables_for(self.rules)
+        hand = sum(1 << i for i in ids_for(self.hand, self.rules.decks))
+        rank = RANK_INDEX[self.pending_rank] if self.pending_rank else -1
+        return t, hand, self.top.value, SUIT_INDEX[self.active_suit], self.pending_draw, rank
+
+
+def view_for(state: Round, player: int) -> RoundView:
+    if not 0 <= player < state.players:
+        raise ValueError(f"no player {player} in this round")
+    return RoundView(
+        rules=state.rules,
+        players=state.players,
+        player=player,
+        dealer=state.dealer,
+        hand=state.hands[player],
+        hand_sizes=state.hand_sizes,
+        top=state.top,
+        active_suit=state.active_suit,
+        stock_size=state.stock_size,
+        turn=state.turn,
+        direction=state.direction,
+        pending_draw=state.pending_draw,
+        pending_rank=state.pending_rank,
+        idle_turns=state.idle_turns,
+        finished=state.finished,
+        blocked=state.blocked,
+        winners=state.winners,
+        round_points=state.round_points,
+        history=state.history,
+    )
+
+
+def legal_moves_for_view(view: RoundView) -> list[Move]:
+    """The viewer's legal moves; ``[]`` when it is not their turn or the round is over."""
+    if not view.my_turn:
+        return []
+    t, *position = view._position()
+    return [t.moves[a] for a in actions_for(t, *position, view.stock_size > 0)]
+
+
+def why_not_playable_for_view(view: RoundView, card: Card | str) -> str | None:
+    """`why_not_playable` from the viewer's side (the UI's hint on an unplayable card)."""
+    if not view.my_turn and not view.finished:
+        return "No es tu turno"
+    t, *position = view._position()
+    return card_reason(t, *position, view.finished, Card.parse(card))
+
+
+def revealed_hands(state: Round) -> tuple[tuple[Card, ...], ...]:
+    """Every hand, for the end-of-round table everybody sees; only for a finished round."""
+    if not state.finished:
+        raise ValueError("hands are revealed only when the round is over")
+    return state.hands
