@@ -119,6 +119,14 @@
       input.value = location.origin + input.getAttribute("data-invite");
     });
   }
+  // The page says whether its socket is open (tests wait for it; a banner could use it).
+  function socketState(state) {
+    const page = document.getElementById("table-page");
+    if (page) page.setAttribute("data-ws", state);
+  }
+  document.addEventListener("htmx:wsOpen", function () { socketState("open"); });
+  document.addEventListener("htmx:wsClose", function () { socketState("closed"); });
+
   document.addEventListener("htmx:afterSettle", refresh);
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("DOMContentLoaded", refresh);

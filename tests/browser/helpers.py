@@ -1,0 +1,71 @@
+"""Steps a person takes at the table, written once for every browser test."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import Page, expect
+
+
+def open_table(page: Page, base_url: str, name: str, rules: str = "clasico") -> str:
+    """ABRIR MESA from the home page; returns the table's link."""
+    page.goto(base_url + "/")
+    page.check(f"input[name=rules][value={rules}]")
+    page.fill("input[name=name]", name)
+    page.click("text=ABRIR MESA")
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
+    return page.url
+
+
+def join_table(page: Page, url: str, name: str) -> None:
+    page.goto(url)
+    page.fill("#panel input[name=name]", name)
+    page.click("text=SENTARME")
+    expect(page.locator("#board .you-tag").filter(visible=True)).to_have_count(1)
+    expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
+
+
+def board_version(page: Page) -> int:
+    return int(page.locator("#board").get_attribute("data-version") or 0)
+
+
+def is_my_turn(page: Page) -> bool:
+    return page.locator("#panel .your-turn").count() > 0
+
+
+def take_turn(page: Page) -> None:
+    """Play the first playable card (tap it twice; an 8 names the first suit), else draw or pass."""
+    before = board_version(page)
+    card = page.locator("#panel .hand .card[data-playable]").first
+    if card.count():
+        card.click()
+        expect(card).to_have_class(re.compile(r"\bselected\b"))
+        card.click()
+        dialog = page.locator("dialog.suit-dialog[open]")
+        if dialog.count():
+            dialog.locator(".btn.suit").first.click()
+    elif page.locator("#panel [data-draw]").count():
+        page.click("#panel [data-draw]")
+    else:
+        page.click("#panel >> text=PASAR")
+    page.wait_for_function(
+        "v => parseInt(document.querySelector('#board').dataset.version) > v", arg=before
+    )
+
+
+def play_round(pages: list[Page], timeout: float = 180) -> None:
+    """Every person takes their turns until the round ends (robots play theirs)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if pages[0].locator("#panel .summary").count():
+            return
+        moved = False
+        for page in pages:
+            if is_my_turn(page):
+                take_turn(page)
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    raise AssertionError("the round did not end in time")

@@ -1,0 +1,101 @@
+"""A table played in real Chromium against a real daphne server, as people would."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import (
+    board_version,
+    join_table,
+    open_table,
+    play_round,
+    take_turn,
+)
+
+
+def _start_with_guest_and_robot(new_page, server_url, rules="clasico"):
+    host = new_page()
+    url = open_table(host, server_url, "Ana", rules)
+    guest = new_page(PHONE, has_touch=True)
+    join_table(guest, url, "Beto")
+    expect(host.locator("#board")).to_contain_text("Beto")
+    host.click("text=AGREGAR ROBOT")
+    expect(host.locator("#board .badge")).to_contain_text("Robot Normal")
+    host.click("text=EMPEZAR LA PARTIDA")
+    expect(host.locator("#panel .hand .card")).to_have_count(5)
+    expect(guest.locator("#panel .hand .card")).to_have_count(5)
+    return host, guest, url
+
+
+def test_a_host_a_guest_and_a_robot_play_a_whole_round_through_the_page(new_page, server_url):
+    host, guest, _ = _start_with_guest_and_robot(new_page, server_url)
+    errors = []
+    for page in (host, guest):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    play_round([host, guest])
+
+    for page in (host, guest):
+        summary = page.locator("#panel .summary")
+        expect(summary).to_be_visible()
+        expect(summary.locator("tbody tr")).to_have_count(3)
+        expect(summary.locator("button")).to_have_text(re.compile("SIGUIENTE RONDA|REVANCHA"))
+    assert errors == []
+
+    guest.click("text=SIGUIENTE RONDA")
+    expect(host.locator("#panel .summary")).to_have_count(0)
+    expect(host.locator("#board")).to_contain_text("Ronda 2")
+
+
+def test_a_spectator_who_opens_the_link_mid_round_sees_the_moves_but_no_hand(
+    new_page, server_url
+):
+    host, guest, url = _start_with_guest_and_robot(new_page, server_url)
+    spectator = new_page(PHONE, has_touch=True)
+    spectator.goto(url)
+    expect(spectator.locator("#table-page")).to_have_attribute("data-ws", "open")
+    expect(spectator.locator("#panel")).to_contain_text("Estás mirando")
+    expect(spectator.locator("#panel .hand")).to_have_count(0)
+    # Only the top card is face up for a spectator.
+    expect(spectator.locator("[data-card]")).to_have_count(1)
+
+    before = board_version(spectator)
+    mover = host if host.locator("#panel .your-turn").count() else guest
+    if not mover.locator("#panel .your-turn").count():
+        mover = host
+        expect(host.locator("#panel .your-turn")).to_be_visible(timeout=10_000)
+    take_turn(mover)
+    spectator.wait_for_function(
+        "v => parseInt(document.querySelector('#board').dataset.version) > v", arg=before
+    )
+    expect(spectator.locator("#panel .hand")).to_have_count(0)
+    expect(spectator.locator("[data-card]")).to_have_count(1)
+
+
+def test_a_player_who_reloads_mid_round_finds_the_same_hand(new_page, server_url):
+    host, guest, _ = _start_with_guest_and_robot(new_page, server_url)
+    hand = guest.locator("#panel .hand .card").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
+    guest.reload()
+    expect(guest.locator("#table-page")).to_have_attribute("data-ws", "open")
+    again = guest.locator("#panel .hand .card").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
+    # Robots may have moved meanwhile, never the guest: the same cards.
+    assert sorted(again) == sorted(hand)
+
+
+def test_on_a_phone_the_whole_hand_and_the_buttons_are_on_screen(new_page, server_url):
+    host, guest, _ = _start_with_guest_and_robot(new_page, server_url)
+    expect(guest.locator("#panel .hand .card")).to_have_count(5)
+    width, height = PHONE["width"], PHONE["height"]
+    assert not guest.evaluate("document.documentElement.scrollWidth > window.innerWidth")
+    for element in guest.locator("#panel .hand .card, #panel .actions .btn").all():
+        box = element.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["y"] >= 0
+        assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
