@@ -113,6 +113,8 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
             last_moves=[_move_text(snapshot, e) for e in history[-3:]][::-1],
             match=match,
             target=match.target if match else 0,
+            # After a round ends the match already counts the next one; show the one just played.
+            round_number=match.round_number - (0 if in_play else 1) if match else 0,
         )
     return context
 

@@ -84,32 +84,39 @@ def _migrate(extra: dict[str, str]) -> None:
 
 
 @contextmanager
+def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[list[str]]:
+    """`count` daphne processes with `env` (a database from `fresh_database`, settings)."""
+    processes, urls = [], []
+    try:
+        for _ in range(count):
+            port = free_port()
+            log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally)
+            process = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                 "config.asgi:application"],
+                cwd=ROOT, env=_server_env(env), stdout=log, stderr=subprocess.STDOUT,
+            )
+            processes.append((process, log))
+            _wait_for_port(port, process)
+            urls.append(f"http://127.0.0.1:{port}")
+        yield urls
+    finally:
+        for process, log in processes:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+            if process.returncode not in (0, -15, None):
+                log.seek(0)
+                sys.stderr.write(log.read().decode(errors="replace")[-4000:])
+            log.close()
+
+
+@contextmanager
 def daphne_servers(count: int = 1, **settings: str) -> Iterator[list[str]]:
     """`count` daphne processes sharing one fresh database (and REDIS_URL, if set)."""
     with fresh_database() as db_env:
         env = {**db_env, "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}", **settings}
-        processes, urls = [], []
-        try:
-            for _ in range(count):
-                port = free_port()
-                log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally)
-                process = subprocess.Popen(
-                    [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                     "config.asgi:application"],
-                    cwd=ROOT, env=_server_env(env), stdout=log, stderr=subprocess.STDOUT,
-                )
-                processes.append((process, log))
-                _wait_for_port(port, process)
-                urls.append(f"http://127.0.0.1:{port}")
+        with daphne_processes(env, count) as urls:
             yield urls
-        finally:
-            for process, log in processes:
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                if process.returncode not in (0, -15, None):
-                    log.seek(0)
-                    sys.stderr.write(log.read().decode(errors="replace")[-4000:])
-                log.close()

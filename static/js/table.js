@@ -20,6 +20,16 @@
     }
   });
 
+  // A push may replace the form that made a request before its answer arrives; the answer's
+  // fragments are then swapped against the whole document instead of the detached form.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (source && !document.body.contains(source) && event.detail.shouldSwap) {
+      event.detail.shouldSwap = false;
+      htmx.swap(document.body, event.detail.serverResponse, { swapStyle: "none" });
+    }
+  });
+
   let toastTimer = null;
   function toast(text) {
     const el = document.getElementById("toast");

@@ -50,8 +50,15 @@ def take_turn(page: Page) -> None:
         page.click("#panel [data-draw]")
     else:
         page.click("#panel >> text=PASAR")
+    wait_for_version_above(page, before)
+
+
+def wait_for_version_above(page: Page, version: int) -> None:
+    """Until both the board and the viewer's panel show a state newer than `version`."""
     page.wait_for_function(
-        "v => parseInt(document.querySelector('#board').dataset.version) > v", arg=before
+        """v => ['#board', '#panel'].every(
+            id => parseInt(document.querySelector(id).dataset.version) > v)""",
+        arg=version,
     )
 
 
