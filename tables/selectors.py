@@ -15,6 +15,17 @@ import ocholoco
 from tables.models import Seat, Table
 
 SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+FIGURES = {"K": "♚", "Q": "♛", "J": "♞"}
+
+
+def hand_grid(count: int) -> tuple[int, int, int, int]:
+    """How a hand is laid out: (columns, rows) on a phone, then (columns, rows) on a wider
+    screen. One row while it fits, then two; a phone takes a third row past 14 cards so that
+    no card gets too small to tap."""
+    count = max(count, 1)
+    narrow_rows = 1 if count <= 7 else 2 if count <= 14 else 3
+    wide_rows = 1 if count <= 10 else 2 if count <= 24 else 3
+    return -(-count // narrow_rows), narrow_rows, -(-count // wide_rows), wide_rows
 
 
 def card_info(card: ocholoco.Card) -> dict[str, str]:
@@ -25,6 +36,7 @@ def card_info(card: ocholoco.Card) -> dict[str, str]:
         "symbol": ocholoco.SUIT_SYMBOLS[card.suit],
         "suit_class": SUIT_CLASS[card.suit],
         "name": ocholoco.card_name(card),
+        "figure": FIGURES.get(card.rank, ""),
     }
 
 
@@ -195,6 +207,7 @@ def panel_context(
         hand.append(info)
     context.update(
         hand=hand,
+        hand_grid=hand_grid(len(hand)),
         my_turn=my_turn,
         draw_move=draw,
         pass_move=pass_,

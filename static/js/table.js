@@ -8,14 +8,16 @@
     return v === null || v === undefined ? null : parseInt(v, 10);
   }
 
-  // A fragment carries the table version it shows; never swap an older one over a newer one.
+  // A fragment carries the table version it shows; never swap an older one over a newer one,
+  // nor the same state again (the socket's greeting repeats what the page already shows, and
+  // would wipe what the viewer was typing).
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     const incoming = event.detail.fragment && event.detail.fragment.firstElementChild
       ? event.detail.fragment.firstElementChild : event.detail.fragment;
     const current = event.detail.target;
     const vNew = version(incoming);
     const vOld = version(current);
-    if (vNew !== null && vOld !== null && vNew < vOld) {
+    if (vNew !== null && vOld !== null && vNew <= vOld) {
       event.detail.shouldSwap = false;
     }
   });
