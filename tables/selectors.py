@@ -112,7 +112,11 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
     }
     if public is not None:
         history = list(public.history)
+        last = history[-1] if history else None
         context.update(
+            last_kind=last.kind if last else "",
+            last_seat=table.match_seats[last.player] if last else "",
+            last_card=str(last.card) if last and last.card else "",
             top=card_info(public.top),
             active_suit=suit_info(public.active_suit) if public.active_suit else None,
             suit_changed=public.active_suit is not None and public.active_suit != public.top.suit,
@@ -179,6 +183,8 @@ def panel_context(
     }
     player = snapshot.player_of(seat.number) if seat is not None else None
     state = snapshot.round
+    if summary is not None and player is not None:
+        context["outcome"] = "won" if state.round_points[player] > 0 else "lost"
     if player is None or state is None or table.status == Table.Status.LOBBY:
         return context
     view = ocholoco.view_for(state, player)

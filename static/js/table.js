@@ -106,15 +106,6 @@
     if (menu && !menu.open) menu.showModal();
   }
 
-  document.addEventListener("keydown", function (event) {
-    if (event.target.matches("input, textarea, select")) return;
-    if ((event.key === "p" || event.key === "P") && !event.ctrlKey && !event.metaKey) {
-      openMenu();
-    } else if (event.key === "Escape" && !document.querySelector("dialog[open]")) {
-      openMenu();
-    }
-  });
-
   // A viewer's deck design: change the look at once and remember it on the server.
   document.addEventListener("change", function (event) {
     if (!event.target.matches("[data-deck]")) return;
@@ -122,6 +113,8 @@
     root.className = root.className.replace(/\bdeck-[\w-]+/g, "").trim() + " deck-" + event.target.value;
     if (window.htmx) htmx.trigger(event.target.form, "submit");
   });
+
+  window.ocholoco = { toast: toast, openMenu: openMenu };
 
   function refresh() {
     const page = document.getElementById("table-page");

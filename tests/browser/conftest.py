@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 
 from tests.live import daphne_servers
 
@@ -12,6 +12,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 ]
 PHONE = {"width": 390, "height": 844}
+# Two cores are shared by the server, Chromium and the tests: give the page time.
+expect.set_options(timeout=10_000)
 DESKTOP = {"width": 1440, "height": 900}
 
 
