@@ -69,9 +69,9 @@ def fresh_database() -> Iterator[dict[str, str]]:
 
 def _server_env(extra: dict[str, str]) -> dict[str, str]:
     env = dict(os.environ)
+    env.setdefault("DEBUG", "1")
     env.update(extra)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    env["DEBUG"] = "1"
     env["PYTHONUNBUFFERED"] = "1"
     return env
 
