@@ -1,9 +1,10 @@
 """Plays robots' turns in the background, paced so that people can follow them.
 
 After every committed change the table service asks `robot_turn_schedule`; if the next turn is
-a robot's, the runner plays it `ROBOT_DELAY` seconds later through `tables.services.robot_play`,
-which re-checks the table's version under its lock: a duplicate (another process, a restart)
-or a late call changes nothing. On start, every robot turn left pending is picked up again.
+a robot's, the runner plays it `ROBOT_DELAY` seconds later, and if it is a person's with a turn
+limit, when their time runs out; both through `tables.services.robot_play`, which re-checks
+the table's version (and the deadline) under its lock: a duplicate (another process, a
+restart) or a late call changes nothing. On start, every pending turn is picked up again.
 """
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ class RobotRunner:
             table_id, version = self._next()
             close_old_connections()
             try:
-                robot_play(table_id=table_id, version=version)
+                if not robot_play(table_id=table_id, version=version):
+                    # Woken a moment early for a deadline: wait for what is left of it.
+                    robot_turn_schedule(table_id=table_id, version=version, minimum=0.05)
             except Exception:
                 logger.exception("Robot turn failed at table %s v%s", table_id, version)
             finally:
@@ -75,25 +78,30 @@ def _get_runner() -> RobotRunner:
         return _runner
 
 
-def robot_turn_schedule(*, table_id: int, version: int) -> None:
-    """Called after every committed change: queue the robot's turn if the next one is."""
-    from tables.selectors import robot_turn_pending
+def robot_turn_schedule(*, table_id: int, version: int, minimum: float = 0.0) -> None:
+    """Called after every committed change: queue the next turn if the runner must play it."""
+    from tables.selectors import turn_due_in
 
-    if settings.ROBOTS_IN_PROCESS and robot_turn_pending(table_id=table_id, version=version):
-        _get_runner().add(table_id, version)
+    if not settings.ROBOTS_IN_PROCESS:
+        return
+    due = turn_due_in(table_id=table_id, version=version, robot_delay=settings.ROBOT_DELAY)
+    if due is not None:
+        _get_runner().add(table_id, version, delay=max(due, minimum))
 
 
 def robot_runner_start() -> None:
-    """At server start: pick up every robot turn left pending (after a restart, say)."""
-    from tables.selectors import tables_awaiting_robot
+    """At server start: archive stale tables, then pick up every pending turn."""
+    from tables.selectors import tables_awaiting_turn
+    from tables.services import tables_archive_stale
 
     if not settings.ROBOTS_IN_PROCESS:
         return
     runner = _get_runner()
     try:
-        pending = tables_awaiting_robot()
+        tables_archive_stale()
+        pending = tables_awaiting_turn(settings.ROBOT_DELAY)
     except Exception:  # the database may not be migrated yet
-        logger.exception("Could not look for pending robot turns")
+        logger.exception("Could not look for pending turns")
         return
-    for table_id, version in pending:
-        runner.add(table_id, version)
+    for table_id, version, due in pending:
+        runner.add(table_id, version, delay=due)

@@ -121,6 +121,18 @@ ROBOTS_IN_PROCESS = env_bool("ROBOTS_IN_PROCESS", True)
 # Seconds between robot moves, so that people can follow them.
 ROBOT_DELAY = float(os.environ.get("ROBOT_DELAY", "1.0"))
 
+# Web Push ("te toca" when no tab is open): VAPID keys from the environment, or for local use
+# from the file `manage.py vapid_keys` writes (never committed).
+VAPID_FILE = Path(os.environ.get("VAPID_FILE", BASE_DIR / "var" / "vapid.json"))
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+if not VAPID_PRIVATE_KEY and VAPID_FILE.exists():
+    import json
+
+    _vapid = json.loads(VAPID_FILE.read_text())
+    VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY = _vapid["public_key"], _vapid["private_key"]
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:avisos@ocholoco.invalid")
+
 # No accounts: the browser's seats live in a signed cookie (the seat secret itself is only
 # stored hashed on the server).
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

@@ -5,5 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh run
 .venv/bin/python manage.py migrate --noinput >/dev/null
+.venv/bin/python manage.py vapid_keys >/dev/null  # local Web Push keys, kept in var/
 echo "Ocho Loco: http://127.0.0.1:${PORT:-8000}/"
 exec .venv/bin/daphne -b 127.0.0.1 -p "${PORT:-8000}" config.asgi:application

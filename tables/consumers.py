@@ -11,6 +11,8 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 
+from chat.publish import render_log
+from chat.services import presence_join, presence_leave
 from tables.identity import proven_seat
 from tables.models import Table
 from tables.render import render_for_viewer
@@ -41,9 +43,11 @@ class TableConsumer(WebsocketConsumer):
         for group in self.groups:
             async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
         self.accept()
-        self.send(text_data=render_for_viewer(snapshot, seat))
+        presence_join(table=table, seat=seat, channel_name=self.channel_name)
+        self.send(text_data=render_for_viewer(snapshot, seat) + render_log(table))
 
     def disconnect(self, code: int) -> None:
+        presence_leave(channel_name=self.channel_name)
         for group in self.groups:
             async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
 

@@ -26,8 +26,18 @@ class Table(models.Model):
         ROUND_OVER = "round_over", "Ronda terminada"
         MATCH_OVER = "match_over", "Partida terminada"
         CLOSED = "closed", "Cerrada"
+        ARCHIVED = "archived", "Archivada"
+
+    class TurnLimit(models.IntegerChoices):
+        NONE = 0, "Sin límite"
+        MINUTE = 60, "1 minuto"
+        HOUR = 3600, "1 hora"
+        HALF_DAY = 12 * 3600, "12 horas"
+        DAY = 24 * 3600, "24 horas"
 
     SEATS = 4
+    # A table with no move for this long is archived: read-only, still viewable.
+    ARCHIVE_AFTER_DAYS = 30
 
     # The invitation link; the host can renew it, which makes the old link stop working.
     code = models.CharField(max_length=24, unique=True, default=new_table_code)
@@ -41,6 +51,9 @@ class Table(models.Model):
     match_state = models.JSONField(null=True, blank=True)
     round_state = models.JSONField(null=True, blank=True)
     closed_reason = models.CharField(max_length=200, blank=True)
+    # Seconds a person has for a turn (0: no limit); when it runs out a robot plays that turn.
+    turn_limit = models.PositiveIntegerField(choices=TurnLimit, default=TurnLimit.NONE)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
@@ -49,7 +62,7 @@ class Table(models.Model):
         verbose_name = "mesa"
         verbose_name_plural = "mesas"
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status"])]
+        indexes = [models.Index(fields=["status"]), models.Index(fields=["turn_deadline"])]
 
     def __str__(self) -> str:
         return f"Mesa {self.code}"
@@ -85,6 +98,10 @@ class Seat(models.Model):
     secret_hash = models.CharField(max_length=64, blank=True)
     # The person left (ABANDONAR): a robot plays the seat, the name and score stay.
     abandoned = models.BooleanField(default=False)
+    # Turns in a row a robot played because the person's time ran out; at three the robot
+    # keeps the seat (`away`) until the person takes it back.
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    away = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -104,7 +121,7 @@ class Seat(models.Model):
 
     @property
     def plays_as_robot(self) -> bool:
-        return self.is_robot or self.abandoned
+        return self.is_robot or self.abandoned or self.away
 
     def secret_matches(self, secret: str) -> bool:
         return bool(self.secret_hash) and secrets.compare_digest(
@@ -130,3 +147,28 @@ class TableEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} v{self.version}"
+
+
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription for one seat: how to reach it when no tab is open."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "suscripción a avisos"
+        verbose_name_plural = "suscripciones a avisos"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["seat", "endpoint"], name="one_subscription_per_endpoint"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Avisos de {self.seat}"
+
+    def info(self) -> dict:
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import ocholoco
+from ocholoco.notation import card_with_article
+from tables import clock
 from tables.models import Seat, Table
 
 SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -123,6 +125,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
             stock=public.stock_size,
             direction=public.direction,
             pending_draw=public.pending_draw,
+            deadline=table.turn_deadline.isoformat() if in_play and table.turn_deadline else "",
             turn_name=(
                 snapshot.seats[table.match_seats[public.turn]].name if in_play else ""
             ),
@@ -223,24 +226,130 @@ def panel_context(
     return context
 
 
-def _robot_to_move(table: Table) -> bool:
+def _due_in(table: Table, robot_delay: float) -> float | None:
+    """Seconds until the runner has a turn to play at `table`, or None: a robot's turn is
+    due after `robot_delay`; a person's turn when their time runs out."""
     if table.status != Table.Status.PLAYING or not table.round_state:
-        return False
+        return None
     state = ocholoco.from_json(table.round_state)
     seat = table.seats.filter(number=table.match_seats[state.turn]).first()
-    return seat is not None and seat.plays_as_robot
+    if seat is None:
+        return None
+    if seat.plays_as_robot:
+        return robot_delay
+    if table.turn_deadline is None:
+        return None
+    return max(0.0, (table.turn_deadline - clock.now()).total_seconds())
 
 
-def robot_turn_pending(*, table_id: int, version: int) -> bool:
-    """Whether the table is still at `version` with a robot to move."""
+def turn_due_in(*, table_id: int, version: int, robot_delay: float) -> float | None:
+    """When the runner should play at the table, if it is still at `version`."""
     table = Table.objects.filter(pk=table_id, version=version).first()
-    return table is not None and _robot_to_move(table)
+    return None if table is None else _due_in(table, robot_delay)
 
 
-def tables_awaiting_robot() -> list[tuple[int, int]]:
-    """(table id, version) of every table in play whose next move is a robot's."""
+def tables_awaiting_turn(robot_delay: float) -> list[tuple[int, int, float]]:
+    """(table id, version, seconds until due) of every table in play the runner must visit:
+    a robot to move, or a person with a turn limit."""
+    pending = []
+    for table in Table.objects.filter(status=Table.Status.PLAYING):
+        due = _due_in(table, robot_delay)
+        if due is not None:
+            pending.append((table.pk, table.version, due))
+    return pending
+
+
+def tables_of_browser(secrets_by_table: dict[str, str]) -> list[dict[str, Any]]:
+    """My tables: every table this browser holds a seat at, "te toca" first, then newest."""
+    ids = [int(pk) for pk in secrets_by_table if pk.isdigit()]
+    rows = []
+    for table in Table.objects.filter(pk__in=ids).prefetch_related("seats"):
+        snapshot = TableSnapshot.load(table)
+        secret = secrets_by_table[str(table.pk)]
+        mine = next((s for s in snapshot.seats.values() if s.secret_matches(secret)), None)
+        if mine is None:
+            continue
+        state, match = snapshot.round, snapshot.match
+        turn_number = (
+            table.match_seats[state.turn]
+            if table.status == Table.Status.PLAYING and state is not None else None
+        )
+        others = []
+        for number, seat in sorted(snapshot.seats.items()):
+            player = snapshot.player_of(number)
+            others.append({
+                "name": seat.name,
+                "me": seat.pk == mine.pk,
+                "robot": seat.plays_as_robot,
+                "score": match.totals[player] if match and player is not None else None,
+            })
+        rows.append({
+            "table": table,
+            "players": others,
+            "my_turn": turn_number == mine.number,
+            "turn_name": snapshot.seats[turn_number].name if turn_number is not None else "",
+            "rules": ocholoco.PRESETS[table.rules_key].label,
+        })
+    rows.sort(key=lambda r: r["table"].created_at, reverse=True)
+    rows.sort(key=lambda r: not r["my_turn"])
+    return rows
+
+
+def _move_phrase(name: str, move: ocholoco.Move) -> str:
+    if isinstance(move, ocholoco.Play):
+        card = card_with_article(move.card)
+        said = f" y pidió {ocholoco.SUIT_NAMES[move.suit]}" if move.suit else ""
+        return f"{name} jugó {card}{said}"
+    return f"{name} pasó"
+
+
+def away_summary(table: Table, since_version: int, limit: int = 12) -> list[str]:
+    """'Mientras no estabas': what happened at the table after `since_version`, from its log.
+
+    Consecutive draws by one player read as one line ("Ana robó 3 cartas")."""
+    names = {s.number: s.name for s in table.seats.all()}
+    lines: list[str] = []
+    drawing: list[Any] = []  # [seat, count] of the draws in course
+
+    def flush() -> None:
+        if drawing:
+            seat, count = drawing
+            cards = "una carta" if count == 1 else f"{count} cartas"
+            lines.append(f"{names.get(seat, '?')} robó {cards}")
+            drawing.clear()
+
+    events = table.events.filter(version__gt=since_version).order_by("id")
+    for event in events:
+        if event.kind == "move":
+            move = ocholoco.parse_move(event.data.get("move", ""))
+            if isinstance(move, ocholoco.Draw):
+                if drawing and drawing[0] == event.seat:
+                    drawing[1] += 1
+                else:
+                    flush()
+                    drawing.extend([event.seat, 1])
+                continue
+            flush()
+            lines.append(_move_phrase(names.get(event.seat, "?"), move))
+        elif event.kind == "round_over":
+            flush()
+            won = [(int(n), p) for n, p in event.data.get("points", {}).items() if p > 0]
+            lines.extend(f"{names.get(n, '?')} ganó la ronda (+{p})" for n, p in won)
+        elif event.kind == "timeout":
+            flush()
+            lines.append(f"A {names.get(event.seat, '?')} se le acabó el tiempo")
+    flush()
+    if len(lines) > limit:
+        return ["…", *lines[-limit:]]
+    return lines
+
+
+def round_log(snapshot: TableSnapshot) -> list[str]:
+    """Every public event of the round in course (or just ended), oldest first."""
+    if snapshot.round is None:
+        return []
+    seats, order = snapshot.seats, snapshot.table.match_seats
     return [
-        (t.pk, t.version)
-        for t in Table.objects.filter(status=Table.Status.PLAYING)
-        if _robot_to_move(t)
+        ocholoco.describe_event(event, lambda player: seats[order[player]].name)
+        for event in snapshot.round.history
     ]

@@ -16,15 +16,18 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 import ocholoco
 from bots.runner import robot_turn_schedule
+from chat.publish import chat_events_publish
+from tables import clock
 from tables.models import Seat, Table, TableEvent, hash_secret
 from tables.publish import table_publish, table_revoke_watchers
+from tables.push import turn_alert
 
 NAME_MAX = 24
 ROBOT_NAMES = ["Robotina", "Chispa", "Tuerca", "Pixel", "Bit", "Cobre", "Dínamo", "Voltio"]
@@ -60,10 +63,18 @@ def _changing(table_id: int) -> Iterator[Change]:
             raise TableError("Esa mesa no existe.") from None
         if table.status == Table.Status.CLOSED:
             raise TableError("Esta mesa está cerrada.")
+        if table.status == Table.Status.ARCHIVED:
+            raise TableError("Esta mesa está archivada: se puede mirar, pero ya no se juega.")
         change = Change(table=table, seats={s.number: s for s in table.seats.all()})
+        turn_before = _turn_key(table)
         yield change
         if not change.events:
             return
+        turn_after = _turn_key(table)
+        if turn_after != turn_before or not table.turn_deadline:
+            _set_turn_deadline(change)
+        # The turn just passed to a person: they may need an alert (one per turn).
+        alert_seat = turn_after[1] if turn_after != turn_before else None
         table.version += 1
         table.save()
         TableEvent.objects.bulk_create(
@@ -71,12 +82,35 @@ def _changing(table_id: int) -> Iterator[Change]:
             for kind, seat, data in change.events
         )
         version = table.version
-        transaction.on_commit(lambda: _after_commit(table.pk, version))
+        transaction.on_commit(lambda: _after_commit(table.pk, version, alert_seat))
 
 
-def _after_commit(table_id: int, version: int) -> None:
+def _after_commit(table_id: int, version: int, alert_seat: int | None = None) -> None:
+    if alert_seat is not None:
+        turn_alert(table_id=table_id, seat_number=alert_seat)
     table_publish(table_id)
+    chat_events_publish(table_id, version)
     robot_turn_schedule(table_id=table_id, version=version)
+
+
+def _turn_key(table: Table) -> tuple[str, int | None]:
+    """Whose turn it is, as far as the turn limit is concerned (status, seat to move)."""
+    if table.status != Table.Status.PLAYING or not table.round_state:
+        return (table.status, None)
+    turn = ocholoco.from_json(table.round_state).turn
+    return (table.status, table.match_seats[turn])
+
+
+def _set_turn_deadline(change: Change) -> None:
+    """A new turn for a person starts their time; robots and other states have none."""
+    table = change.table
+    _, number = _turn_key(table)
+    person = number is not None and not change.seats[number].plays_as_robot
+    table.turn_deadline = (
+        clock.now() + timedelta(seconds=table.turn_limit)
+        if person and table.turn_limit
+        else None
+    )
 
 
 def _clean_name(name: str) -> str:
@@ -136,13 +170,22 @@ def _new_secret() -> tuple[str, str]:
 # --- Opening and seating -------------------------------------------------------------------
 
 
-def table_open(*, rules_key: str, host_name: str) -> tuple[Table, str]:
+def _turn_limit(seconds: int | None) -> int:
+    if seconds not in Table.TurnLimit.values:
+        raise TableError("Ese límite de tiempo no existe.")
+    return seconds
+
+
+def table_open(*, rules_key: str, host_name: str, turn_limit: int = 0) -> tuple[Table, str]:
     """ABRIR MESA: a new table with its host in seat 0. Returns the table and the seat secret."""
     _rules(rules_key)
     name = _clean_name(host_name)
+    turn_limit = _turn_limit(turn_limit)
     secret, secret_hash = _new_secret()
     with transaction.atomic():
-        table = Table.objects.create(rules_key=rules_key, host_seat=0, version=1)
+        table = Table.objects.create(
+            rules_key=rules_key, host_seat=0, version=1, turn_limit=turn_limit
+        )
         Seat.objects.create(table=table, number=0, name=name, secret_hash=secret_hash)
         TableEvent.objects.create(
             table=table, version=1, kind="opened", seat=0, data={"name": name, "rules": rules_key}
@@ -296,7 +339,7 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
     except ocholoco.IllegalMove as illegal:
         raise TableError(str(illegal)) from None
     table.round_state = ocholoco.to_json(new_state)
-    table.last_move_at = timezone.now()
+    table.last_move_at = clock.now()
     change.log("move", seat.number, move=ocholoco.move_to_str(move), **extra)
     if new_state.finished:
         match = ocholoco.from_json(table.match_state).apply_round(new_state)
@@ -321,15 +364,22 @@ def table_play_move(
         seat = _acting_seat(change, secret)
         if seat.abandoned:
             raise TableError("Dejaste esta partida: un robot juega tu lugar.")
+        if seat.away:
+            raise TableError("Un robot juega tu lugar: toca VOLVER A JUGAR para seguir tú.")
         _check_version(change, version)
         _apply(change, seat, parsed)
+        if seat.timeouts_in_row:
+            seat.timeouts_in_row = 0
+            seat.save()
 
 
 def robot_play(*, table_id: int, version: int) -> bool:
-    """Play the robot's turn the runner was asked for, if the table is still at `version`.
+    """Play the turn the runner was asked for, if the table is still at `version`.
 
-    A duplicate or late call (another process played it, someone moved) changes nothing.
-    Returns whether a move was made.
+    A robot's seat gets one move. A person whose time ran out gets their whole turn played by
+    a Normal robot (marked in the log); after three such turns in a row the robot keeps the
+    seat until the person takes it back. A duplicate or late call (another process played
+    it, someone moved) changes nothing. Returns whether a move was made.
     """
     from bots import choose
 
@@ -340,15 +390,94 @@ def robot_play(*, table_id: int, version: int) -> bool:
                 return False
             state = ocholoco.from_json(table.round_state)
             seat = change.seats[table.match_seats[state.turn]]
-            if not seat.plays_as_robot:
+            if seat.plays_as_robot:
+                level = seat.robot_level or Seat.Level.NORMAL
+                move = choose(
+                    ocholoco.view_for(state, state.turn), ocholoco.legal_moves(state),
+                    level=level, rng=random.Random(),
+                )
+                _apply(change, seat, move, robot=True)
+                return True
+            if not table.turn_deadline or clock.now() < table.turn_deadline:
                 return False
-            view = ocholoco.view_for(state, state.turn)
-            level = seat.robot_level or Seat.Level.NORMAL
-            move = choose(view, ocholoco.legal_moves(state), level=level, rng=random.Random())
-            _apply(change, seat, move, robot=True)
+            _play_turn_for_absent(change, seat, state)
     except TableError:
         return False
     return True
+
+
+def _play_turn_for_absent(change: Change, seat: Seat, state: ocholoco.Round) -> None:
+    from bots import choose
+
+    player = state.turn
+    rng = random.Random()
+    change.log("timeout", seat.number, name=seat.name)
+    while not state.finished and state.turn == player:
+        move = choose(
+            ocholoco.view_for(state, player), ocholoco.legal_moves(state),
+            level=Seat.Level.NORMAL, rng=rng,
+        )
+        _apply(change, seat, move, by="timeout")
+        state = ocholoco.from_json(change.table.round_state)
+    seat.timeouts_in_row += 1
+    if seat.timeouts_in_row >= 3:
+        seat.away = True
+        change.log("away", seat.number, name=seat.name)
+    seat.save()
+
+
+def seat_come_back(*, table_id: int, secret: str | None) -> None:
+    """VOLVER A JUGAR: the person takes their seat back from the robot that kept it."""
+    with _changing(table_id) as change:
+        seat = _acting_seat(change, secret)
+        if not seat.away:
+            raise TableError("Ya estás jugando tú.")
+        seat.away = False
+        seat.timeouts_in_row = 0
+        seat.save()
+        change.log("back", seat.number, name=seat.name)
+
+
+def table_set_turn_limit(*, table_id: int, secret: str | None, seconds: int) -> None:
+    """The host sets how long a person has for a turn (from the next turn on)."""
+    seconds = _turn_limit(seconds)
+    with _changing(table_id) as change:
+        _acting_host(change, secret)
+        if change.table.turn_limit == seconds:
+            return
+        change.table.turn_limit = seconds
+        change.table.turn_deadline = None  # recomputed for the turn in course
+        change.log("turn_limit", None, seconds=seconds)
+
+
+def tables_archive_stale() -> int:
+    """Archive every table with no change for `Table.ARCHIVE_AFTER_DAYS`. Returns how many."""
+    cutoff = clock.now() - timedelta(days=Table.ARCHIVE_AFTER_DAYS)
+    stale = Table.objects.filter(updated_at__lt=cutoff).exclude(
+        status__in=[Table.Status.CLOSED, Table.Status.ARCHIVED]
+    )
+    count = 0
+    for table_id in stale.values_list("pk", flat=True):
+        try:
+            with _changing(table_id) as change:
+                change.table.status = Table.Status.ARCHIVED
+                change.table.turn_deadline = None
+                change.log("archived", None)
+        except TableError:
+            continue
+        count += 1
+    return count
+
+
+def _seat_to_robot(change: Change, seat: Seat, event: str) -> None:
+    """A Normal robot plays `seat` for the rest of the match: its person's browser no longer
+    proves it; the name and the score stay. The host role passes on if it was theirs."""
+    seat.abandoned = True
+    seat.secret_hash = ""
+    seat.robot_level = Seat.Level.NORMAL
+    seat.save()
+    change.log(event, seat.number, name=seat.name)
+    _host_passes_on(change, seat)
 
 
 def seat_abandon(*, table_id: int, secret: str | None) -> None:
@@ -364,17 +493,108 @@ def seat_abandon(*, table_id: int, secret: str | None) -> None:
             seat.delete()
             change.log("left", seat.number, name=seat.name)
             del change.seats[seat.number]
+            _host_passes_on(change, seat)
         else:
-            seat.abandoned = True
-            seat.secret_hash = ""
-            seat.robot_level = Seat.Level.NORMAL
-            seat.save()
-            change.log("abandoned", seat.number, name=seat.name)
-        if seat.number == table.host_seat:
-            people = [
-                s.number for s in sorted(change.seats.values(), key=lambda s: s.number)
-                if not s.plays_as_robot
-            ]
-            if people:
-                table.host_seat = people[0]
-                change.log("host_changed", people[0])
+            _seat_to_robot(change, seat, "abandoned")
+
+
+# --- Moderation ----------------------------------------------------------------------------
+# Staff actions from the Django admin. They change the table through `_changing`, like a move:
+# locked, logged, versioned and published the same way. Each one is also recorded (who, what,
+# why) by `chat.services.moderation_record` in the same transaction.
+
+
+def _moderation_record(change: Change, kind: str, *, actor: Any, reason: str, target: str) -> str:
+    from chat.services import moderation_record  # chat.services imports this module
+
+    return moderation_record(
+        actor=actor, kind=kind, table=change.table, target=target, reason=reason
+    )
+
+
+def _moderated_seat(change: Change, number: int) -> Seat:
+    seat = change.seats.get(number)
+    if seat is None:
+        raise TableError("En ese lugar no hay nadie.")
+    return seat
+
+
+def _host_passes_on(change: Change, seat: Seat) -> None:
+    """If `seat` was the host's, the next person in seat order becomes the host."""
+    table = change.table
+    if seat.number != table.host_seat:
+        return
+    people = [
+        s.number for s in sorted(change.seats.values(), key=lambda s: s.number)
+        if not s.plays_as_robot
+    ]
+    if people:
+        table.host_seat = people[0]
+        change.log("host_changed", people[0])
+
+
+def table_close(*, table_id: int, reason: str, actor: Any) -> None:
+    """Close the table for good: it stays visible, read-only, with the reason."""
+    with _changing(table_id) as change:
+        table = change.table
+        reason = _moderation_record(change, "close", actor=actor, reason=reason, target=str(table))
+        table.status = Table.Status.CLOSED
+        table.closed_reason = reason
+        change.log("closed", None, reason=reason)
+
+
+def seat_replace_with_robot(*, table_id: int, number: int, reason: str, actor: Any) -> None:
+    """A robot plays the seat from now on, as if its person had left (name and score stay)."""
+    with _changing(table_id) as change:
+        seat = _moderated_seat(change, number)
+        if seat.plays_as_robot:
+            raise TableError("En ese lugar ya juega un robot.")
+        _moderation_record(change, "replace", actor=actor, reason=reason, target=str(seat))
+        _seat_to_robot(change, seat, "replaced_by_robot")
+
+
+def seat_rename(*, table_id: int, number: int, name: str, reason: str, actor: Any) -> None:
+    """Give a seat another name (an offensive one); its chat messages show the new one."""
+    from chat.services import author_renamed  # chat.services imports this module
+
+    name = _clean_name(name)
+    with _changing(table_id) as change:
+        seat = _moderated_seat(change, number)
+        if seat.name == name:
+            raise TableError("Ese ya es su nombre.")
+        if seat.name.casefold() != name.casefold():  # else only the capitals change
+            _check_name_free(change, name)
+        old = seat.name
+        target = f"Lugar {number + 1}: «{old}» → «{name}»"
+        _moderation_record(change, "rename", actor=actor, reason=reason, target=target)
+        seat.name = name
+        seat.save()
+        author_renamed(table=change.table, number=number, old=old, new=name)
+        change.log("renamed", number, new=name)
+
+
+# --- Alerts ------------------------------------------------------------------------------
+
+
+def push_subscribe(*, table_id: int, secret: str | None, subscription: dict[str, Any]) -> None:
+    """'Avisarme cuando me toque': keep this browser's Web Push subscription for its seat."""
+    from tables.models import PushSubscription
+
+    try:
+        endpoint = str(subscription["endpoint"])
+        p256dh = str(subscription["keys"]["p256dh"])
+        auth = str(subscription["keys"]["auth"])
+    except (KeyError, TypeError):
+        raise TableError("No se pudo activar los avisos: suscripción no válida.") from None
+    if not endpoint.startswith(("https://", "http://")) or len(endpoint) > 1000:
+        raise TableError("No se pudo activar los avisos: suscripción no válida.")
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            raise TableError("Esa mesa no existe.")
+        seat = next((s for s in table.seats.all() if secret and s.secret_matches(secret)), None)
+        if seat is None:
+            raise TableError("No tienes un lugar en esta mesa.")
+        PushSubscription.objects.update_or_create(
+            seat=seat, endpoint=endpoint, defaults={"p256dh": p256dh, "auth": auth}
+        )

@@ -5,6 +5,9 @@ from tables import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("abrir/", views.table_open, name="table_open"),
+    path("mis-mesas/", views.my_tables, name="my_tables"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
     path("baraja/", views.deck_choose, name="deck_choose"),
     path("volver/<str:secret>/", views.seat_return, name="seat_return"),
     path("mesa/<str:code>/", views.table_page, name="table"),
@@ -17,4 +20,9 @@ urlpatterns = [
     path("mesa/<str:code>/revancha/", views.match_rematch, name="match_rematch"),
     path("mesa/<str:code>/abandonar/", views.seat_abandon, name="seat_abandon"),
     path("mesa/<str:code>/enlace/", views.link_renew, name="link_renew"),
+    path("mesa/<str:code>/resumen/", views.table_away, name="table_away"),
+    path("mesa/<str:code>/registro/", views.table_log, name="table_log"),
+    path("mesa/<str:code>/avisos/", views.push_subscribe, name="push_subscribe"),
+    path("mesa/<str:code>/tiempo/", views.turn_limit_set, name="turn_limit_set"),
+    path("mesa/<str:code>/volver-a-jugar/", views.seat_come_back, name="seat_come_back"),
 ]

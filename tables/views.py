@@ -7,10 +7,12 @@ the answer is a redirect to the table, the reason shown as a message.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -18,11 +20,12 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 import ocholoco
+from chat.views import chat_column
 from tables import services
-from tables.identity import proven_seat, remember_seat, seat_secret
+from tables.identity import SESSION_KEY, proven_seat, remember_seat, seat_secret
 from tables.models import Seat, Table
 from tables.render import render_for_viewer
-from tables.selectors import TableSnapshot
+from tables.selectors import TableSnapshot, away_summary, round_log, tables_of_browser
 
 DECKS = [
     ("clasica", "Clásica"),
@@ -53,8 +56,36 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tables/home.html",
-        {"decks": DECKS, "deck": _deck(request), "rules": RULE_CHOICES},
+        {
+            "decks": DECKS, "deck": _deck(request), "rules": RULE_CHOICES,
+            "limits": Table.TurnLimit.choices,
+            "has_tables": bool(request.session.get(SESSION_KEY)),
+        },
     )
+
+
+@require_GET
+def my_tables(request: HttpRequest) -> HttpResponse:
+    """Every table this browser has a seat at, "te toca" first."""
+    rows = tables_of_browser(request.session.get(SESSION_KEY, {}))
+    return render(request, "tables/my_tables.html", {"rows": rows, "deck": _deck(request)})
+
+
+@require_GET
+def table_away(request: HttpRequest, code: str) -> HttpResponse:
+    """'Mientras no estabas': what happened since the version this browser saw last."""
+    table = _table_or_404(code)
+    since = _int(request.GET.get("desde"))
+    lines = away_summary(table, since) if since is not None and since >= 0 else []
+    return HttpResponse(render_to_string("tables/table.html#away", {"lines": lines}))
+
+
+@require_GET
+def table_log(request: HttpRequest, code: str) -> HttpResponse:
+    """The whole public log of the round, for players and spectators alike."""
+    table = _table_or_404(code)
+    lines = round_log(TableSnapshot.load(table))
+    return HttpResponse(render_to_string("tables/table.html#log", {"lines": lines}))
 
 
 @require_POST
@@ -62,12 +93,13 @@ def table_open(request: HttpRequest) -> HttpResponse:
     rules_key = request.POST.get("rules", "")
     try:
         table, secret = services.table_open(
-            rules_key=rules_key, host_name=request.POST.get("name", "")
+            rules_key=rules_key, host_name=request.POST.get("name", ""),
+            turn_limit=_int(request.POST.get("turn_limit")) or 0,
         )
     except services.TableError as refused:
         context = {
             "decks": DECKS, "deck": request.POST.get("deck") or _deck(request),
-            "rules": RULE_CHOICES, "error": refused.message,
+            "rules": RULE_CHOICES, "error": refused.message, "limits": Table.TurnLimit.choices,
             "name": request.POST.get("name", "")[:100], "chosen_rules": rules_key,
         }
         return render(request, "tables/home.html", context, status=400)
@@ -99,6 +131,9 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "secret": seat_secret(request.session, table) if seat else "",
             "fragments": render_for_viewer(snapshot, seat, request),
             "rules": ocholoco.PRESETS[table.rules_key],
+            "limits": Table.TurnLimit.choices,
+            "vapid_public_key": settings.VAPID_PUBLIC_KEY,
+            "chat": chat_column(request, table, seat),
         },
     )
 
@@ -188,11 +223,13 @@ def match_start(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def move_play(request: HttpRequest, code: str) -> HttpResponse:
+    # A move must name the version it was made against: without one it is refused as stale.
+    version = _int(request.POST.get("version"))
     return _act(
         request, code,
         lambda table, secret: services.table_play_move(
             table_id=table.pk, secret=secret, move=request.POST.get("move", ""),
-            version=_int(request.POST.get("version")) if "version" in request.POST else -1,
+            version=-1 if version is None else version,
         ),
     )
 
@@ -227,6 +264,24 @@ def seat_abandon(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+def turn_limit_set(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request, code,
+        lambda table, secret: services.table_set_turn_limit(
+            table_id=table.pk, secret=secret, seconds=_int(request.POST.get("seconds")) or 0
+        ),
+    )
+
+
+@require_POST
+def seat_come_back(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(
+        request, code,
+        lambda table, secret: services.seat_come_back(table_id=table.pk, secret=secret),
+    )
+
+
+@require_POST
 def link_renew(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
     try:
@@ -237,6 +292,38 @@ def link_renew(request: HttpRequest, code: str) -> HttpResponse:
         return _answer(request, table, refused.message)
     url = reverse("table", kwargs={"code": table.code})
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@require_POST
+def push_subscribe(request: HttpRequest, code: str) -> HttpResponse:
+    """The browser's push subscription (JSON from PushManager.subscribe) for its seat."""
+    table = _table_or_404(code)
+    try:
+        subscription = json.loads(request.body or b"{}")
+    except ValueError:
+        subscription = None
+    try:
+        services.push_subscribe(
+            table_id=table.pk, secret=seat_secret(request.session, table),
+            subscription=subscription,
+        )
+    except services.TableError as refused:
+        return JsonResponse({"error": refused.message}, status=400)
+    return JsonResponse({"ok": True, "message": "Listo: te avisaremos cuando te toque."})
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, served from the site's root so that its scope is the whole site."""
+    response = render(request, "sw.js", content_type="text/javascript")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def manifest(request: HttpRequest) -> HttpResponse:
+    return render(request, "manifest.webmanifest", content_type="application/manifest+json")
 
 
 @require_GET

@@ -25,12 +25,13 @@
 
   function localTimes() {
     const today = new Date().toDateString();
+    const lang = document.documentElement.lang || "es";
     document.querySelectorAll("#chat-log time[datetime]:empty").forEach(function (el) {
       const at = new Date(el.getAttribute("datetime"));
       if (isNaN(at)) return;
-      const hm = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      const hm = at.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
       el.textContent = at.toDateString() === today ? hm
-        : at.toLocaleDateString([], { day: "numeric", month: "short" }) + " " + hm;
+        : at.toLocaleDateString(lang, { day: "numeric", month: "short" }) + " " + hm;
     });
   }
 

@@ -96,6 +96,10 @@
       }
       return;
     }
+    if (event.target.closest("[data-dismiss-away]")) {
+      event.target.closest(".away-summary").remove();
+      return;
+    }
     if (event.target.closest("[data-open-menu]")) {
       openMenu();
     }
@@ -116,7 +120,53 @@
 
   window.ocholoco = { toast: toast, openMenu: openMenu };
 
+  // "Mientras no estabas": the page remembers the last table version this browser saw and,
+  // coming back to a table that moved on, asks for a summary of what happened since.
+  function seenKey() {
+    const page = document.getElementById("table-page");
+    return page ? "ocholoco-seen-" + page.dataset.code : null;
+  }
+  function currentVersion() {
+    const board = document.getElementById("board");
+    return board ? parseInt(board.dataset.version, 10) : null;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    const key = seenKey();
+    const away = document.getElementById("away");
+    if (!key || !away) return;
+    const seen = parseInt(localStorage.getItem(key) || "", 10);
+    if (seen && seen < currentVersion()) {
+      away.setAttribute("hx-get", away.getAttribute("hx-get") + "?desde=" + seen);
+      htmx.process(away);
+      htmx.trigger(away, "ocholoco:away");
+    }
+  });
+  function rememberSeen() {
+    const key = seenKey();
+    const v = currentVersion();
+    if (key && v && document.visibilityState === "visible") localStorage.setItem(key, String(v));
+  }
+  document.addEventListener("visibilitychange", rememberSeen);
+  window.addEventListener("pagehide", rememberSeen);
+  setInterval(rememberSeen, 2000);
+
+  // The time left for the turn, when the table has a turn limit.
+  function showClocks() {
+    document.querySelectorAll(".clock[data-deadline]").forEach(function (el) {
+      const left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
+      const h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), sec = left % 60;
+      el.textContent = "· quedan " + (h ? h + " h " + m + " min" : m + ":" + String(sec).padStart(2, "0"));
+    });
+  }
+  setInterval(showClocks, 1000);
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const dialog = document.querySelector("dialog[data-open-on-load]:not([open])");
+    if (dialog) dialog.showModal();
+  });
+
   function refresh() {
+    showClocks();
     const page = document.getElementById("table-page");
     if (!page) return;
     page.classList.toggle("my-turn", !!document.querySelector(".panel .your-turn"));

@@ -1,0 +1,203 @@
+"""Every change to a table's chat: posting, the host's switch, moderation and presence.
+
+A request that cannot be honoured raises `tables.services.TableError` with a message in
+Spanish; nothing changes. What a change shows is published on commit (`chat.publish`).
+Moderation changes to the table itself (closing it, a seat's name or person) are table
+services, in `tables.services`; they record themselves here with `moderation_record`.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from chat import publish
+from chat.models import ChatMessage, ChatMute, ChatSettings, ModerationAction, Presence
+from chat.selectors import gate_text, is_muted
+from tables.models import Seat, Table
+from tables.services import NAME_MAX, TableError
+
+TEXT_MAX = 300
+REASON_MAX = 200
+# At most RATE_COUNT messages per RATE_WINDOW from one browser.
+RATE_COUNT = 5
+RATE_WINDOW = timedelta(seconds=10)
+SPECTATOR_NAME = "Espectador"
+
+
+def _table(table_id: int) -> Table:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableError("Esa mesa no existe.")
+    return table
+
+
+def _clean_text(text: str) -> str:
+    text = (text or "").replace("\r\n", "\n").strip()
+    if not text:
+        raise TableError("Escribe un mensaje.")
+    if len(text) > TEXT_MAX:
+        raise TableError(f"Un mensaje puede tener hasta {TEXT_MAX} caracteres.")
+    return text
+
+
+def spectator_name(name: str) -> str:
+    """A spectator's chosen name, tidied; the default when they chose none."""
+    return " ".join((name or "").split())[:NAME_MAX] or SPECTATOR_NAME
+
+
+def message_post(
+    *, table_id: int, secret: str | None, browser: str, text: str, name: str = ""
+) -> ChatMessage:
+    """A viewer writes in the table's chat: under their seat's name, or as a spectator."""
+    text = _clean_text(text)
+    table = _table(table_id)
+    seat = next(
+        (s for s in table.seats.all() if secret and s.secret_matches(secret)), None
+    )
+    gate = gate_text(table, spectator=seat is None)
+    if gate:
+        raise TableError(gate)
+    if is_muted(table, seat_number=seat.number if seat else None, browser=browser):
+        raise TableError("La moderación te silenció en el chat de esta mesa.")
+    recent = ChatMessage.objects.filter(
+        browser=browser, created_at__gte=timezone.now() - RATE_WINDOW
+    )
+    if recent.count() >= RATE_COUNT:
+        raise TableError("Vas muy rápido: espera unos segundos antes de escribir otra vez.")
+    with transaction.atomic():
+        message = ChatMessage.objects.create(
+            table=table,
+            seat_number=seat.number if seat else None,
+            author_name=seat.name if seat else spectator_name(name),
+            browser=browser,
+            text=text,
+        )
+        transaction.on_commit(lambda: publish.message_publish(message))
+    return message
+
+
+def spectators_chat_set(*, table_id: int, secret: str | None, allowed: bool) -> None:
+    """The host lets the spectators write in the chat, or not."""
+    table = _table(table_id)
+    if table.status in (Table.Status.CLOSED, Table.Status.ARCHIVED):
+        raise TableError("Esta mesa ya no admite cambios.")
+    host = table.seats.filter(number=table.host_seat).first()
+    if host is None or not secret or not host.secret_matches(secret):
+        raise TableError("Solo quien abrió la mesa puede hacer eso.")
+    with transaction.atomic():
+        ChatSettings.objects.update_or_create(
+            table=table, defaults={"spectators_can_write": allowed}
+        )
+        transaction.on_commit(lambda: publish.spectators_gate_publish(table))
+
+
+def author_renamed(*, table: Table, number: int, old: str, new: str) -> None:
+    """A seat's name changed: its messages show the new one (part of the rename's change)."""
+    ChatMessage.objects.filter(table=table, seat_number=number, author_name=old).update(
+        author_name=new
+    )
+
+
+# --- Moderation ----------------------------------------------------------------------------
+
+
+def moderation_record(
+    *, actor: Any, kind: str, table: Table | None, target: str, reason: str
+) -> str:
+    """Record a moderation action (inside the caller's transaction); returns the clean reason."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise TableError("Escribe el motivo.")
+    if len(reason) > REASON_MAX:
+        raise TableError(f"El motivo puede tener hasta {REASON_MAX} caracteres.")
+    if actor is None or not actor.is_staff:
+        raise TableError("Solo la moderación puede hacer eso.")
+    ModerationAction.objects.create(
+        actor=actor, kind=kind, table=table, target=target[:200], reason=reason
+    )
+    return reason
+
+
+def message_hide(*, message_id: int, hidden: bool, reason: str, actor: Any) -> ChatMessage:
+    """Hide a message from every open browser at once (or show it again)."""
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
+        if message is None:
+            raise TableError("Ese mensaje no existe.")
+        if message.hidden == hidden:
+            raise TableError("Ese mensaje ya está oculto." if hidden else "Ese mensaje ya se ve.")
+        kind = ModerationAction.Kind.HIDE if hidden else ModerationAction.Kind.UNHIDE
+        moderation_record(
+            actor=actor, kind=kind, table=message.table, target=str(message), reason=reason
+        )
+        message.hidden = hidden
+        message.save(update_fields=["hidden"])
+        transaction.on_commit(lambda: publish.message_replace_publish(message))
+    return message
+
+
+def chat_mute(
+    *, table_id: int, seat_number: int | None, browser: str = "", reason: str, actor: Any
+) -> ChatMute:
+    """Silence a seat, or a spectator's browser, in one table's chat."""
+    table = _table(table_id)
+    if seat_number is not None:
+        seat = table.seats.filter(number=seat_number).first()
+        if seat is None:
+            raise TableError("Ese lugar no existe.")
+        target, browser = str(seat), ""
+    elif browser:
+        target = f"un espectador (navegador {browser[:8]}…)"
+    else:
+        raise TableError("Elige a quién silenciar.")
+    if is_muted(table, seat_number=seat_number, browser=browser):
+        raise TableError("Ya está silenciado en esta mesa.")
+    with transaction.atomic():
+        moderation_record(
+            actor=actor, kind=ModerationAction.Kind.MUTE, table=table, target=target,
+            reason=reason,
+        )
+        return ChatMute.objects.create(table=table, seat_number=seat_number, browser=browser)
+
+
+def chat_unmute(*, mute_id: int, reason: str, actor: Any) -> None:
+    with transaction.atomic():
+        mute = ChatMute.objects.select_related("table").filter(pk=mute_id).first()
+        if mute is None:
+            raise TableError("Ese silencio ya no existe.")
+        moderation_record(
+            actor=actor, kind=ModerationAction.Kind.UNMUTE, table=mute.table, target=str(mute),
+            reason=reason,
+        )
+        mute.delete()
+
+
+def message_author_mute(*, message_id: int, reason: str, actor: Any) -> ChatMute:
+    """Silence whoever wrote a message: their seat, or their browser if they were watching."""
+    message = ChatMessage.objects.filter(pk=message_id).first()
+    if message is None:
+        raise TableError("Ese mensaje no existe.")
+    return chat_mute(
+        table_id=message.table_id, seat_number=message.seat_number,
+        browser="" if message.seat_number is not None else message.browser,
+        reason=reason, actor=actor,
+    )
+
+
+# --- Presence ------------------------------------------------------------------------------
+
+
+def presence_join(*, table: Table, seat: Seat | None, channel_name: str) -> None:
+    """A table page's socket opened (the admin counts the spectators watching now)."""
+    Presence.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"table": table, "seat_number": seat.number if seat else None},
+    )
+
+
+def presence_leave(*, channel_name: str) -> None:
+    Presence.objects.filter(channel_name=channel_name).delete()

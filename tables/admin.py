@@ -1,0 +1,155 @@
+"""Tables in the Django admin, for moderation: who plays where, the move log, and actions.
+
+Staff only (the admin site asks for a staff login). Every action goes through a service in
+`tables.services` (closing a table, a robot for a person, a new name) or `chat.services`, so
+it is checked, logged, versioned and published like a move, and recorded with its reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.views.decorators.http import require_POST
+
+import ocholoco
+from chat import services as chat_services
+from chat.admin import ReadOnlyAdmin, ReasonActionForm, moderate
+from tables import services
+from tables.models import Seat, Table, TableEvent
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ["number", "name", "kind", "robot_level", "abandoned", "score", "created_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="puntos")
+    def score(self, seat: Seat) -> int | str:
+        table = seat.table
+        if not table.match_state or seat.number not in table.match_seats:
+            return "—"
+        match = ocholoco.from_json(table.match_state)
+        return match.totals[table.match_seats.index(seat.number)]
+
+
+class TableEventInline(admin.TabularInline):
+    model = TableEvent
+    fields = ["version", "kind", "seat", "data", "created_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    verbose_name_plural = "registro de jugadas"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyAdmin):
+    list_display = [
+        "code", "status", "rules_key", "players", "robots", "spectators_now", "created_at",
+        "last_move_at",
+    ]
+    list_filter = ["status", "rules_key"]
+    search_fields = ["code", "seats__name"]
+    inlines = [SeatInline, TableEventInline]
+    action_form = ReasonActionForm
+    actions = ["close"]
+    change_form_template = "admin/tables/table/change_form.html"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
+        robot = Q(seats__kind=Seat.Kind.ROBOT) | Q(seats__abandoned=True)
+        person = Q(seats__kind=Seat.Kind.HUMAN, seats__abandoned=False)
+        return super().get_queryset(request).annotate(
+            players_count=Count("seats", filter=person, distinct=True),
+            robots_count=Count("seats", filter=robot, distinct=True),
+            spectators_count=Count(
+                "presences", filter=Q(presences__seat_number__isnull=True), distinct=True
+            ),
+        )
+
+    @admin.display(description="jugadores", ordering="players_count")
+    def players(self, table: Table) -> int:
+        return table.players_count
+
+    @admin.display(description="robots", ordering="robots_count")
+    def robots(self, table: Table) -> int:
+        return table.robots_count
+
+    @admin.display(description="mirando ahora", ordering="spectators_count")
+    def spectators_now(self, table: Table) -> int:
+        return table.spectators_count
+
+    @admin.action(description="Cerrar las mesas elegidas", permissions=["change"])
+    def close(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        moderate(
+            self, request, queryset, done="Mesas cerradas",
+            action=lambda table, reason: services.table_close(
+                table_id=table.pk, reason=reason, actor=request.user
+            ),
+        )
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(require_POST(self.moderate_view))
+        return [
+            path("<int:table_id>/moderar/", view, name="tables_table_moderate"),
+            *super().get_urls(),
+        ]
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        extra_context = {**(extra_context or {}), "moderation_url": None, "chat_url": None}
+        if object_id:
+            extra_context["moderation_url"] = reverse(
+                "admin:tables_table_moderate", args=[object_id]
+            )
+            chat_url = reverse("admin:chat_chatmessage_changelist")
+            extra_context["chat_url"] = f"{chat_url}?table__id__exact={object_id}"
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def moderate_view(self, request: HttpRequest, table_id: int) -> HttpResponse:
+        """One of the table page's moderation forms: close, robot, rename or mute a seat."""
+        table = get_object_or_404(Table, pk=table_id)
+        if not self.has_change_permission(request, table):
+            raise PermissionDenied
+        reason, actor = request.POST.get("reason", ""), request.user
+        number = request.POST.get("number", "")
+        number = int(number) if number.isdigit() else -1
+        try:
+            match request.POST.get("action"):
+                case "close":
+                    services.table_close(table_id=table.pk, reason=reason, actor=actor)
+                case "robot":
+                    services.seat_replace_with_robot(
+                        table_id=table.pk, number=number, reason=reason, actor=actor
+                    )
+                case "rename":
+                    services.seat_rename(
+                        table_id=table.pk, number=number, name=request.POST.get("name", ""),
+                        reason=reason, actor=actor,
+                    )
+                case "mute":
+                    chat_services.chat_mute(
+                        table_id=table.pk, seat_number=number, reason=reason, actor=actor
+                    )
+                case _:
+                    raise services.TableError("Esa acción no existe.")
+        except services.TableError as refused:
+            self.message_user(request, refused.message, messages.ERROR)
+        else:
+            self.message_user(request, "Hecho.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:tables_table_change", args=[table.pk]))
+
+    def view_on_site(self, table: Table) -> str:
+        return reverse("table", kwargs={"code": table.code})

@@ -1,0 +1,38 @@
+"""The test database, as close to the real ones as the tests need.
+
+SQLite: a file in WAL mode, as the embedded server uses, not Django's shared in-memory test
+database: two connections writing at once then wait for each other (the busy timeout), as in
+production, instead of failing at once with "database table is locked".
+PostgreSQL: a test database named after this process, so that two test runs on one server
+(CI jobs, several checkouts) never create or drop each other's database.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    test = database.setdefault("TEST", {})
+    if database["ENGINE"].endswith("sqlite3"):
+        test["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+    elif database["ENGINE"].endswith("postgresql"):
+        test["NAME"] = f"test_{database['NAME']}_{os.getpid()}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # WhiteNoise warns on every request when `collectstatic` has not been run (STATIC_ROOT).
+    config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
+    # Django 5.2's own {% csrf_token %} calls format_html("") for the "NOTPROVIDED" token that
+    # pushed fragments use (tables.render): Django's deprecation, not this project's call.
+    config.addinivalue_line(
+        "filterwarnings", "ignore:Calling format_html\\(\\) without passing args:DeprecationWarning"
+    )

@@ -1,0 +1,150 @@
+"""The table's websocket: what each viewer gets on connect and after every change.
+
+The app is wrapped as config/asgi.py wraps it (sessions from the signed cookie, the table's
+URL routes); a viewer's cookie is the one their Django test client holds. Moves are made the
+way browsers make them, by HTTP POST, from inside the running event loop.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.routing import URLRouter
+from channels.sessions import SessionMiddlewareStack
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+
+from tables import services
+from tables.consumers import REVOKED_HTML
+from tables.models import Table
+from tables.routing import websocket_urlpatterns
+
+from .helpers import ANA_HAND, BETO_HAND, Person, board, cards_shown, panel, version_shown
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+application = SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+
+
+def in_event_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async test body in one event loop (the communicators live in it)."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        async_to_sync(test)(*args, **kwargs)
+
+    return run
+
+
+async def connect(table: Table, viewer: Person | None = None) -> WebsocketCommunicator:
+    headers = []
+    if viewer is not None and settings.SESSION_COOKIE_NAME in viewer.client.cookies:
+        cookie = viewer.client.cookies[settings.SESSION_COOKIE_NAME].value
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+    socket = WebsocketCommunicator(application, f"/ws/mesa/{table.code}/", headers=headers)
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def received(socket: WebsocketCommunicator, count: int) -> str:
+    """The next `count` messages, joined; then the socket must have nothing more to say."""
+    messages = [await socket.receive_from(timeout=5) for _ in range(count)]
+    assert await socket.receive_nothing(timeout=0.05)
+    return "".join(messages)
+
+
+@in_event_loop
+async def test_on_connect_a_seated_player_gets_the_board_and_their_own_hand(game):
+    table, ana, beto = game
+    sockets = [await connect(table, ana), await connect(table, beto)]
+
+    ana_sees, beto_sees = [await received(socket, 1) for socket in sockets]
+
+    assert cards_shown(board(ana_sees)) == {"9H"} == cards_shown(board(beto_sees))
+    assert cards_shown(panel(ana_sees)) == set(ANA_HAND)
+    assert cards_shown(panel(beto_sees)) == set(BETO_HAND)
+    assert version_shown(ana_sees) == table.version
+    for socket in sockets:
+        await socket.disconnect()
+
+
+@in_event_loop
+async def test_on_connect_a_spectator_gets_the_board_and_no_hand(game):
+    table, _, _ = game
+    strangers = [Person(), None]  # a browser with a session of its own, and one without
+    await sync_to_async(strangers[0].get)(f"/mesa/{table.code}/")
+    for stranger in strangers:
+        socket = await connect(table, stranger)
+        html = await received(socket, 1)
+        assert cards_shown(html) == {"9H"}
+        assert "Estás mirando la partida." in panel(html)
+        await socket.disconnect()
+
+
+@in_event_loop
+async def test_after_a_move_every_viewer_gets_the_new_board_and_each_seat_only_its_panel(game):
+    table, ana, beto = game
+    viewers = {"ana": ana, "beto": beto, "spectator": Person()}
+    sockets = {name: await connect(table, person) for name, person in viewers.items()}
+    for socket in sockets.values():
+        await received(socket, 1)
+    version = table.version
+
+    await sync_to_async(beto.move)(table, "5H", version)
+
+    pushed = {name: await received(socket, 2) for name, socket in sockets.items()}
+    for html in pushed.values():
+        assert version_shown(html) == version + 1
+        assert cards_shown(board(html)) == {"5H"}
+        assert html.count('id="board"') == html.count('id="panel"') == 1
+    assert cards_shown(panel(pushed["ana"])) == set(ANA_HAND)
+    assert "Tu turno" in pushed["ana"]
+    assert cards_shown(panel(pushed["beto"])) == set(BETO_HAND) - {"5H"}
+    assert cards_shown(panel(pushed["spectator"])) == set()
+    for socket in sockets.values():
+        await socket.disconnect()
+
+
+@in_event_loop
+async def test_a_robots_move_is_pushed_to_every_viewer(game):
+    table, ana, beto = game
+    await sync_to_async(beto.act)(table, "abandonar")
+    await sync_to_async(table.refresh_from_db)()
+    sockets = [await connect(table, ana), await connect(table, beto)]
+    for socket in sockets:
+        await received(socket, 1)
+
+    assert await sync_to_async(services.robot_play)(table_id=table.pk, version=table.version)
+
+    for socket in sockets:
+        assert version_shown(await received(socket, 2)) == table.version + 1
+        await socket.disconnect()
+
+
+@in_event_loop
+async def test_a_socket_for_an_unknown_table_is_closed():
+    socket = WebsocketCommunicator(application, "/ws/mesa/no-existe/")
+    connected, code = await socket.connect()
+    assert not connected and code == 4404
+
+
+@in_event_loop
+async def test_a_new_invitation_link_closes_the_spectators_sockets_and_keeps_the_players(game):
+    table, ana, beto = game
+    spectator = await connect(table, Person())
+    player = await connect(table, beto)
+    await received(spectator, 1)
+    await received(player, 1)
+
+    await sync_to_async(ana.act)(table, "enlace")
+
+    assert await spectator.receive_from(timeout=5) == REVOKED_HTML
+    assert (await spectator.receive_output(timeout=5))["type"] == "websocket.close"
+    html = await received(player, 2)
+    assert cards_shown(panel(html)) == set(BETO_HAND)
+    await player.disconnect()
