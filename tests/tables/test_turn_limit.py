@@ -145,4 +145,5 @@ def test_a_table_left_thirty_days_is_archived_read_only_and_still_viewable(now):
     assert table.status == Table.Status.ARCHIVED and table.turn_deadline is None
     response = beto.move(table, "draw")
     assert response.status_code == 409 and "archivada" in response.content.decode()
-    assert Person("Carla").get(f"/mesa/{table.code}/").status_code == 200
+    page = Person("Carla").get(f"/mesa/{table.code}/")
+    assert page.status_code == 200 and "Mesa archivada" in page.content.decode()
