@@ -17,7 +17,7 @@ HISTORY_LIMIT = 200
 SHOWN_EVENTS = {
     "opened", "seated", "robot_added", "robot_removed", "left", "abandoned", "host_changed",
     "match_started", "round_over", "match_over", "rematch", "closed", "replaced_by_robot",
-    "renamed",
+    "renamed", "timeout", "away", "back", "turn_limit", "archived",
 }  # fmt: skip
 
 
@@ -88,6 +88,17 @@ def event_text(event: TableEvent, seats: dict[int, Seat]) -> str | None:
             return f"La moderación puso un robot en el lugar de {who}."
         case "renamed":
             return f"La moderación cambió un nombre: ahora es {data.get('new', who)}."
+        case "timeout":
+            return f"A {who} se le acabó el tiempo: un robot jugó su turno."
+        case "away":
+            return f"{who} no volvió en tres turnos: un robot juega por ahora."
+        case "back":
+            return f"{who} volvió a jugar."
+        case "turn_limit":
+            limit = dict(Table.TurnLimit.choices).get(data.get("seconds"), "")
+            return f"Tiempo por turno: {limit.lower()}."
+        case "archived":
+            return "La mesa se archivó tras 30 días sin jugadas."
     return None
 
 

@@ -147,3 +147,13 @@ def test_a_table_left_thirty_days_is_archived_read_only_and_still_viewable(now):
     assert response.status_code == 409 and "archivada" in response.content.decode()
     page = Person("Carla").get(f"/mesa/{table.code}/")
     assert page.status_code == 200 and "Mesa archivada" in page.content.decode()
+
+
+def test_a_turn_played_for_an_absent_person_is_told_in_the_chat(now):
+    from chat.selectors import event_text
+
+    table, _, beto = _limited_table(now)
+    _time_out(table, now)
+    event = TableEvent.objects.get(table=table, kind="timeout")
+    seats = {s.number: s for s in table.seats.all()}
+    assert event_text(event, seats) == "A Beto se le acabó el tiempo: un robot jugó su turno."
