@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.browser.conftest import CHROMIUM_ARGS  # noqa: E402
 from tests.browser.helpers import open_table  # noqa: E402
+from tests.conftest import CHROMIUM_ARGS  # noqa: E402
 from tests.live import daphne_servers  # noqa: E402
 
 BUDGET = 150 * 1024

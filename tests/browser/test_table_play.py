@@ -6,7 +6,6 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
 from tests.browser.helpers import (
     board_version,
     join_table,
@@ -14,6 +13,7 @@ from tests.browser.helpers import (
     play_round,
     take_turn,
 )
+from tests.conftest import PHONE
 
 
 def _start_with_guest_and_robot(new_page, server_url, rules="clasico"):

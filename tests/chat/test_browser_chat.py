@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE
 from tests.browser.helpers import open_table
 from tests.chat.test_chat import HOOKED
+from tests.conftest import PHONE
 from tests.live import ROOT, daphne_processes, fresh_database
 
 pytestmark = pytest.mark.browser

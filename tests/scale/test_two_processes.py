@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from tests.browser.conftest import CHROMIUM_ARGS
 from tests.browser.helpers import board_version, join_table, open_table
 from tests.live import daphne_servers
 
@@ -21,23 +20,19 @@ pytestmark = [
 ]
 
 
-def test_a_viewer_on_one_process_sees_a_move_made_on_the_other():
-    with daphne_servers(2, ROBOT_DELAY="0.2") as (first, second), sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            host = browser.new_context().new_page()
-            url = open_table(host, first, "Ana")
-            guest = browser.new_context().new_page()
-            join_table(guest, url.replace(first, second), "Beto")
-            # Beto sat down through the second process; Ana's page on the first sees it.
-            expect(host.locator("#board")).to_contain_text("Beto")
+def test_a_viewer_on_one_process_sees_a_move_made_on_the_other(new_page):
+    with daphne_servers(2, ROBOT_DELAY="0.2") as (first, second):
+        host = new_page()
+        url = open_table(host, first, "Ana")
+        guest = new_page()
+        join_table(guest, url.replace(first, second), "Beto")
+        # Beto sat down through the second process; Ana's page on the first sees it.
+        expect(host.locator("#board")).to_contain_text("Beto")
 
-            before = board_version(guest)
-            host.click("text=EMPEZAR LA PARTIDA")
-            guest.wait_for_function(
-                "v => parseInt(document.querySelector('#board').dataset.version) > v",
-                arg=before,
-            )
-            expect(guest.locator("#panel .hand .card")).to_have_count(7)
-        finally:
-            browser.close()
+        before = board_version(guest)
+        host.click("text=EMPEZAR LA PARTIDA")
+        guest.wait_for_function(
+            "v => parseInt(document.querySelector('#board').dataset.version) > v",
+            arg=before,
+        )
+        expect(guest.locator("#panel .hand .card")).to_have_count(7)
