@@ -1,0 +1,275 @@
+"""How well and how fast the robots play: seeded games between levels, and their figures.
+
+Run:  .venv/bin/python bench/bots_strength.py            (the default run: about 10 minutes)
+      .venv/bin/python bench/bots_strength.py --quick    (a smoke run: about a minute)
+Options: --rounds N (Difícil's rounds per rule set with 2 players, default 24; half as
+many with 4), --matches N (Difícil vs Normal matches per rule set, 2 players, default 16),
+--budget S (Difícil's seconds per decision in rounds, default 0.1), --match-budget S (in
+matches, default 0.05: a match to 100 is 5-10 rounds), --easy-rounds N / --easy-matches N
+(Normal vs Fácil, default 2000 / 300), --memory-rounds N (default 1000), --seed N,
+--only PART (easy, random, normal, matches, memory; repeatable).
+
+Single process, one core. Every game is seeded: game ``i`` of a setting deals with
+``Random(seed + i)``, the robots draw from their own ``Random``; the candidate sits in seat
+``i % players`` (the others are the opponent level) and, in single rounds, seat
+``i // players % players`` deals, so every seat meets every dealer; a match turns the deal
+itself. Each line prints what was run.
+
+Figures, from the candidate's side:
+- round win: it collected points (``round_points > 0``). A blocked round tied for the fewest
+  points collects nothing between the tied players: with two players that is a draw, and a
+  draw counts as half a win (so 50% is an even contest with two players, 25% with four);
+- match win: among the match's winners (a shared top counts as half);
+- 95% Wilson interval of the win rate, and the average margin per round: the candidate's
+  round points minus the average of the others' (per match: final totals, same margin);
+- decision times: Difícil over decisions with a choice (a single legal move is not searched),
+  p50 / p99 / max; Normal over all its decisions;
+- memory: RSS and tracemalloc's current size before and after ``--memory-rounds`` rounds with
+  all levels seated, after a warm-up.
+It prints figures; it is not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import math
+import random
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere
+
+from bots import choose
+from ocholoco import (
+    Match,
+    Move,
+    Round,
+    RoundView,
+    apply_move,
+    legal_moves,
+    new_match,
+    new_round,
+    view_for,
+)
+
+Robot = Callable[[RoundView, list[Move], random.Random], Move]
+NAMES = {"random": "Aleatorio", "facil": "Fácil", "normal": "Normal", "dificil": "Difícil"}
+
+
+@dataclass
+class Timings:
+    """Decision times in seconds, per level."""
+
+    by_level: dict[str, list[float]] = field(default_factory=dict)
+
+    def robot(self, level: str, key: str | None = None, **options: float) -> Robot:
+        """``level``'s robot, its times kept under ``key`` (default: the level)."""
+        times = self.by_level.setdefault(key or level, [])
+
+        def play(view: RoundView, moves: list[Move], rng: random.Random) -> Move:
+            start = time.perf_counter()
+            move = choose(view, moves, level=level, rng=rng, **options)
+            if len(moves) > 1:
+                times.append(time.perf_counter() - start)
+            return move
+
+        return play
+
+
+def random_robot(view: RoundView, moves: list[Move], rng: random.Random) -> Move:
+    return rng.choice(moves)
+
+
+def play_round(state: Round, seats: list[Robot], rng: random.Random) -> Round:
+    while not state.finished:
+        moves = legal_moves(state)
+        state = apply_move(state, seats[state.turn](view_for(state, state.turn), moves, rng))
+    return state
+
+
+def play_match(rules: str, seats: list[Robot], deal: random.Random, rng: random.Random) -> Match:
+    match = new_match(rules, len(seats))
+    while not match.finished:
+        match = match.apply_round(play_round(match.deal(rng=deal), seats, rng))
+    return match
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def round_score(mine: int, others: list[int]) -> float:
+    """1 for a round won, 0.5 for a draw, else 0 (see the module docstring)."""
+    if mine > 0:
+        return 1.0
+    return 0.5 if not any(others) else 0.0
+
+
+def match_score(me: int, winners: tuple[int, ...]) -> float:
+    return (1.0 if len(winners) == 1 else 0.5) if me in winners else 0.0
+
+
+def pit(
+    label: str,
+    rules: str,
+    players: int,
+    games: int,
+    candidate: Robot,
+    opponent: Robot,
+    seed: int,
+    *,
+    matches: bool = False,
+) -> None:
+    """Play ``games`` rounds (or matches) of ``candidate`` against ``players - 1`` opponents."""
+    won = margin = 0.0
+    rounds = 0
+    start = time.perf_counter()
+    for i in range(games):
+        me = i % players
+        seats = [candidate if p == me else opponent for p in range(players)]
+        deal, rng = random.Random(seed + i), random.Random(10**6 + seed + i)
+        if matches:
+            match = play_match(rules, seats, deal, rng)
+            points = list(match.totals)
+            rounds += match.round_number - 1
+            won += match_score(me, match.winners)
+        else:
+            dealer = i // players % players
+            final = play_round(new_round(rules, players, dealer, rng=deal), seats, rng)
+            points = list(final.round_points)
+            rounds += 1
+            won += round_score(points[me], points[:me] + points[me + 1 :])
+        mine = points.pop(me)
+        margin += mine - sum(points) / len(points)
+    low, high = wilson(won, games)
+    unit = "partidas" if matches else "rondas"
+    extra = f" ({rounds} rondas)" if matches else ""
+    print(
+        f"{label:<34} {rules:<10} {players}j  {games:>5} {unit}{extra}: "
+        f"gana {won / games:6.1%} [{low:.1%}, {high:.1%}]  "
+        f"margen {margin / games:+6.1f} pts/{'partida' if matches else 'ronda'}  "
+        f"({time.perf_counter() - start:.0f} s)",
+        flush=True,
+    )
+
+
+def percentiles(times: list[float]) -> str:
+    if not times:
+        return "no decisions"
+    times = sorted(times)
+    pick = lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1000  # noqa: E731
+    return (
+        f"{len(times)} decisiones: p50 {pick(0.5):.2f} ms, p99 {pick(0.99):.2f} ms, "
+        f"máx {times[-1] * 1000:.2f} ms"
+    )
+
+
+def rss_kib() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4
+
+
+def memory(rounds: int, seed: int) -> None:
+    """Rounds with every level seated (Difícil with a tiny budget, so that it is quick)."""
+
+    def robot(level: str, **options: float) -> Robot:  # untimed: no list grows meanwhile
+        return lambda view, moves, rng: choose(view, moves, level=level, rng=rng, **options)
+
+    seats = [robot("normal"), robot("dificil", budget=0.002), robot("facil"), random_robot]
+
+    def run(n: int, offset: int) -> None:
+        for i in range(n):
+            rules = ("clasico", "especiales")[i % 2]
+            deal, rng = random.Random(seed + offset + i), random.Random(seed - offset - i)
+            play_round(new_round(rules, 4, i % 4, rng=deal), seats, rng)
+
+    run(100, 0)  # warm-up: caches, interned objects
+    gc.collect()
+    tracemalloc.start()
+    before, rss_before = tracemalloc.get_traced_memory()[0], rss_kib()
+    start = time.perf_counter()
+    run(rounds, 10**5)
+    gc.collect()
+    after, rss_after = tracemalloc.get_traced_memory()[0], rss_kib()
+    tracemalloc.stop()
+    print(
+        f"Memoria, {rounds} rondas de 4 (Normal, Difícil 2 ms, Fácil, Aleatorio, ambas reglas; "
+        f"{time.perf_counter() - start:.0f} s): tracemalloc {before / 1024:.0f} -> "
+        f"{after / 1024:.0f} KiB, RSS {rss_before / 1024:.1f} -> {rss_after / 1024:.1f} MiB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=24)
+    parser.add_argument("--matches", type=int, default=16)
+    parser.add_argument("--budget", type=float, default=0.1)
+    parser.add_argument("--match-budget", type=float, default=0.05)
+    parser.add_argument("--easy-rounds", type=int, default=2000)
+    parser.add_argument("--easy-matches", type=int, default=300)
+    parser.add_argument("--memory-rounds", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", action="append", choices=PARTS)
+    parser.add_argument("--quick", action="store_true", help="a smoke run, tiny samples")
+    args = parser.parse_args()
+    if args.quick:
+        args.rounds, args.matches, args.easy_rounds, args.easy_matches = 6, 4, 200, 20
+        args.memory_rounds = 100
+    parts = args.only or PARTS
+    print(" ".join(sys.argv[1:]) or "(default options)", vars(args), flush=True)
+    timings = Timings()
+    normal = timings.robot("normal")
+    dificil = timings.robot("dificil", budget=args.budget)
+    for rules in ("clasico", "especiales"):
+        for players in (2, 4):
+            if "easy" in parts:
+                fac = timings.robot("facil")
+                pit("Normal vs Fácil", rules, players, args.easy_rounds, normal, fac, args.seed)
+                pit(
+                    "Normal vs Fácil", rules, players, args.easy_matches, normal, fac,
+                    args.seed, matches=True,
+                )  # fmt: skip
+            rounds = args.rounds if players == 2 else args.rounds // 2
+            if "random" in parts:
+                pit(
+                    f"Difícil {args.budget * 1000:.0f} ms vs Aleatorio", rules, players,
+                    rounds, dificil, random_robot, args.seed,
+                )  # fmt: skip
+            if "normal" in parts:
+                pit(
+                    f"Difícil {args.budget * 1000:.0f} ms vs Normal", rules, players,
+                    rounds, dificil, normal, args.seed,
+                )  # fmt: skip
+        if "matches" in parts:
+            pit(
+                f"Difícil {args.match_budget * 1000:.0f} ms vs Normal", rules, 2, args.matches,
+                timings.robot("dificil", "dificil-match", budget=args.match_budget), normal,
+                args.seed,
+                matches=True,
+            )  # fmt: skip
+    print(f"Tiempo Normal: {percentiles(timings.by_level.get('normal', []))}")
+    print(
+        f"Tiempo Difícil (presupuesto {args.budget * 1000:.0f} ms, en las rondas): "
+        f"{percentiles(timings.by_level.get('dificil', []))}"
+    )
+    if "matches" in parts:
+        print(
+            f"Tiempo Difícil (presupuesto {args.match_budget * 1000:.0f} ms, en las partidas): "
+            f"{percentiles(timings.by_level['dificil-match'])}"
+        )
+    if "memory" in parts:
+        memory(args.memory_rounds, args.seed)
+
+
+PARTS = ["easy", "random", "normal", "matches", "memory"]
+
+if __name__ == "__main__":
+    main()

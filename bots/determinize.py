@@ -1,0 +1,113 @@
+"""Determinization: a complete `Round` that agrees with everything a view shows.
+
+The Difícil robot cannot see the other hands or the stock, so it searches over guesses: the
+hidden cards (`inference.PublicInfo.hidden`) are dealt at random to the other players (as
+many as each holds) and the rest become the stock, respecting what the public history proves
+(cards a player certainly lacks, wild cards whose place is known) and leaning on what it
+suggests (a player who drew on a suit probably lacks it). The round is built with the
+engine's internal constructor, as `ocholoco.round.new_round` does, so the fast path
+(`actions_for` / `_step`) plays it out.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bots.inference import PublicInfo
+from ocholoco import Round, RoundView
+from ocholoco.cards import RANK_INDEX, SUIT_INDEX
+from ocholoco.encoding import N_RANKS, V
+
+# How much a soft "probably lacks this suit" is trusted when dealing a guess: a card of that
+# suit is refused this often (never always, since drawing while able to play is legal).
+_TRUST = 0.85
+_ATTEMPTS = 20  # deals tried before a proven exclusion may be broken
+
+
+def sample_round(view: RoundView, info: PublicInfo, rng: random.Random) -> Round:
+    """One guess of the full round behind ``view``; all randomness from ``rng``."""
+    for _ in range(_ATTEMPTS):
+        guess = _deal(view, info, rng, strict=True)
+        if guess is not None:
+            return guess
+    return _deal(view, info, rng, strict=False)  # a proven exclusion is broken, rarely
+
+
+def _deal(view: RoundView, info: PublicInfo, rng: random.Random, strict: bool) -> Round | None:
+    """Deal the hidden cards; None when ``strict`` and a player's proven exclusions cannot
+    be met by the cards left (the greedy deal went wrong: try again)."""
+    players = view.players
+    hands = [0] * players
+    hands[view.player] = sum(1 << i for i in info.my_ids)
+    stock_placed: dict[int, int] = {}
+    for i, where in info.placed.items():
+        if where >= 0:
+            hands[where] |= 1 << i
+        else:
+            stock_placed[-1 - where] = i
+    pool = list(info.hidden)
+    rand = rng.random
+    # The most constrained players choose first, so that proven exclusions can be met.
+    order = sorted(
+        (p for p in range(players) if p != view.player),
+        key=lambda p: (-info.excluded[p].bit_count(), p),
+    )
+    for p in order:
+        need = view.hand_sizes[p] - hands[p].bit_count()
+        if need <= 0:
+            continue
+        rng.shuffle(pool)
+        excluded = info.excluded[p]
+        lacks = info.lacks[p]
+        taken, refused, barred, rest = [], [], [], []
+        for i in pool:
+            if len(taken) == need:
+                rest.append(i)
+            elif excluded >> (i % V) & 1:
+                barred.append(i)
+            elif rand() < _TRUST * lacks[(i % V) // N_RANKS]:
+                refused.append(i)
+            else:
+                taken.append(i)
+        if len(taken) < need:  # not enough likely cards: the unlikely ones, then barred ones
+            more = need - len(taken)
+            if strict and len(refused) < more:
+                return None
+            refused.extend(barred)
+            taken.extend(refused[:more])
+            rest.extend(refused[more:])
+        else:
+            rest.extend(refused)
+            rest.extend(barred)
+        for i in taken:
+            hands[p] |= 1 << i
+        pool = rest
+    rng.shuffle(pool)
+    stock = pool[: view.stock_size - len(stock_placed)]
+    for depth in sorted(stock_placed):
+        stock.insert(depth, stock_placed[depth])
+    return _round(view, info, hands, tuple(stock))
+
+
+def _round(view: RoundView, info: PublicInfo, hands: list[int], stock: tuple[int, ...]) -> Round:
+    st = object.__new__(Round)
+    st.rules = view.rules
+    st.players = view.players
+    st.dealer = view.dealer
+    st._t = info.tables
+    st._hands = hands
+    st._stock = stock
+    st._pos = 0
+    st._top = view.top.value
+    st._suit = SUIT_INDEX[view.active_suit]
+    st.turn = view.turn
+    st.direction = view.direction
+    st.pending_draw = view.pending_draw
+    st._pending_rank = RANK_INDEX[view.pending_rank] if view.pending_rank else -1
+    st._idle = view.idle_turns
+    st.finished = view.finished
+    st.blocked = view.blocked
+    st.winners = view.winners
+    st.round_points = view.round_points
+    st._history = None  # playouts only need the future; the past is in the view
+    return st

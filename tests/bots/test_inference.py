@@ -1,0 +1,67 @@
+"""What robots infer from a view agrees with the round behind it, and guesses are consistent."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from bots.determinize import sample_round
+from bots.inference import public_info
+from ocholoco import PRESETS, Card, new_round, view_for
+from ocholoco.encoding import V
+from tests.engine.positions import play, position
+
+from .helpers import RULE_SETS, positions
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.key)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_guess_agrees_with_everything_the_view_shows_and_the_round_proves(rules, players):
+    rng = random.Random(2)
+    for state in itertools.islice(positions(rules, players, seed=players + 10), 80):
+        me = state.turn
+        view = view_for(state, me)
+        info = public_info(view)
+        hidden = sorted(c.value for p, hand in enumerate(state.hands) if p != me for c in hand)
+        hidden = sorted(hidden + [c.value for c in state.stock])
+        assert sorted(i % V for i in (*info.hidden, *info.placed)) == hidden
+        for card, where in info.placed.items():  # wild cards put back at the deal
+            if where >= 0:
+                assert Card.from_value(card) in state.hands[where]
+            else:
+                assert state.stock[-1 - where] == Card.from_value(card)
+        for p in range(players):  # what a pass proves holds in the real round
+            assert not info.excluded[p] & sum(1 << c.value for c in state.hands[p])
+        guess = sample_round(view, info, rng)
+        assert guess.hand_sizes == state.hand_sizes
+        assert guess.stock_size == state.stock_size
+        assert guess.hands[me] == state.hands[me]
+        for p in range(players):
+            assert not info.excluded[p] & sum(1 << c.value for c in guess.hands[p])
+
+
+def test_a_wild_card_turned_at_the_deal_is_found_where_it_went_back():
+    found = 0
+    for seed in range(300):
+        state = new_round(PRESETS["clasico"], 2, seed=seed)
+        if not any(e.kind == "back" for e in state.history):
+            continue
+        info = public_info(view_for(state, 0))
+        for card, where in info.placed.items():
+            assert where < 0 and state.stock[-1 - where] == Card.from_value(card)
+            found += 1
+    assert found > 5
+
+
+def test_a_player_who_drew_on_a_suit_probably_lacks_it_and_one_who_passed_surely_does():
+    drew = play(position("clasico", [["5C"], ["KH", "2S"]], "3D", turn=1, stock=["QD"]), "draw")
+    info = public_info(view_for(drew, 0))
+    assert info.lacks[1][2] == 1.0  # diamonds
+    passed = position("clasico", [["5C", "9C"], ["KH", "2S"]], "3D", turn=1)
+    passed = play(passed, "pass")
+    info = public_info(view_for(passed, 0))
+    excluded = [Card.from_value(v) for v in range(V) if info.excluded[1] >> v & 1]
+    assert Card.parse("8S") in excluded and Card.parse("QD") in excluded
+    assert Card.parse("3C") in excluded and Card.parse("KH") not in excluded
