@@ -211,14 +211,27 @@ def robot_remove(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
-@require_POST
-def match_start(request: HttpRequest, code: str) -> HttpResponse:
-    return _act(
-        request, code,
-        lambda table, secret: services.match_start(
-            table_id=table.pk, secret=secret, version=_int(request.POST.get("version"))
-        ),
-    )
+
+
+def _at_version(service: Callable[..., object]) -> Callable[[HttpRequest, str], HttpResponse]:
+    """A view for a service that acts at the table version the page showed (EMPEZAR LA
+    PARTIDA, SIGUIENTE RONDA, REVANCHA): a stale click is refused."""
+
+    @require_POST
+    def view(request: HttpRequest, code: str) -> HttpResponse:
+        return _act(
+            request, code,
+            lambda table, secret: service(
+                table_id=table.pk, secret=secret, version=_int(request.POST.get("version"))
+            ),
+        )
+
+    return view
+
+
+match_start = _at_version(services.match_start)
+round_next = _at_version(services.round_next)
+match_rematch = _at_version(services.match_rematch)
 
 
 @require_POST
@@ -234,24 +247,8 @@ def move_play(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
-@require_POST
-def round_next(request: HttpRequest, code: str) -> HttpResponse:
-    return _act(
-        request, code,
-        lambda table, secret: services.round_next(
-            table_id=table.pk, secret=secret, version=_int(request.POST.get("version"))
-        ),
-    )
 
 
-@require_POST
-def match_rematch(request: HttpRequest, code: str) -> HttpResponse:
-    return _act(
-        request, code,
-        lambda table, secret: services.match_rematch(
-            table_id=table.pk, secret=secret, version=_int(request.POST.get("version"))
-        ),
-    )
 
 
 @require_POST
