@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import gc
 import math
+import os
 import random
 import sys
 import time
@@ -45,7 +46,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere
 
 from bots import choose
+from bots.dificil import DEFAULT_BUDGET
 from ocholoco import (
+    PRESETS,
     Match,
     Move,
     Round,
@@ -106,11 +109,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def round_score(mine: int, others: list[int]) -> float:
+def round_score(final: Round, me: int) -> float:
     """1 for a round won, 0.5 for a draw, else 0 (see the module docstring)."""
-    if mine > 0:
+    points = final.round_points
+    if final.rules.scoring == "penalty":  # the winners: the lowest hands (one who went out)
+        return (1.0 if len(final.winners) == 1 else 0.5) if me in final.winners else 0.0
+    if points[me] > 0:
         return 1.0
-    return 0.5 if not any(others) else 0.0
+    return 0.5 if not any(points) else 0.0
 
 
 def match_score(me: int, winners: tuple[int, ...]) -> float:
@@ -146,9 +152,10 @@ def pit(
             final = play_round(new_round(rules, players, dealer, rng=deal), seats, rng)
             points = list(final.round_points)
             rounds += 1
-            won += round_score(points[me], points[:me] + points[me + 1 :])
+            won += round_score(final, me)
         mine = points.pop(me)
-        margin += mine - sum(points) / len(points)
+        sign = -1 if PRESETS[rules].scoring == "penalty" else 1  # penalty points: fewer is better
+        margin += sign * (mine - sum(points) / len(points))
     low, high = wilson(won, games)
     unit = "partidas" if matches else "rondas"
     extra = f" ({rounds} rondas)" if matches else ""
@@ -209,27 +216,33 @@ def memory(rounds: int, seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=24)
+    parser.add_argument("--rounds", type=int, default=48)
     parser.add_argument("--matches", type=int, default=16)
-    parser.add_argument("--budget", type=float, default=0.1)
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
     parser.add_argument("--match-budget", type=float, default=0.05)
     parser.add_argument("--easy-rounds", type=int, default=2000)
     parser.add_argument("--easy-matches", type=int, default=300)
+    parser.add_argument("--house-rounds", type=int, default=24)
+    parser.add_argument("--house-easy-rounds", type=int, default=400)
     parser.add_argument("--memory-rounds", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", action="append", choices=PRODUCT)
+    parser.add_argument("--players", type=int, action="append", choices=(2, 4))
     parser.add_argument("--only", action="append", choices=PARTS)
     parser.add_argument("--quick", action="store_true", help="a smoke run, tiny samples")
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.matches, args.easy_rounds, args.easy_matches = 6, 4, 200, 20
-        args.memory_rounds = 100
+        args.house_rounds, args.house_easy_rounds, args.memory_rounds = 4, 40, 100
     parts = args.only or PARTS
     print(" ".join(sys.argv[1:]) or "(default options)", vars(args), flush=True)
+    print(f"Carga de la máquina al empezar: {load()}", flush=True)
     timings = Timings()
     normal = timings.robot("normal")
     dificil = timings.robot("dificil", budget=args.budget)
-    for rules in ("clasico", "especiales"):
-        for players in (2, 4):
+    ms = f"{args.budget * 1000:.0f} ms"
+    for rules in args.rules or PRODUCT:
+        for players in args.players or (2, 4):
             if "easy" in parts:
                 fac = timings.robot("facil")
                 pit("Normal vs Fácil", rules, players, args.easy_rounds, normal, fac, args.seed)
@@ -240,14 +253,11 @@ def main() -> None:
             rounds = args.rounds if players == 2 else args.rounds // 2
             if "random" in parts:
                 pit(
-                    f"Difícil {args.budget * 1000:.0f} ms vs Aleatorio", rules, players,
-                    rounds, dificil, random_robot, args.seed,
+                    f"Difícil {ms} vs Aleatorio", rules, players, rounds, dificil, random_robot,
+                    args.seed,
                 )  # fmt: skip
             if "normal" in parts:
-                pit(
-                    f"Difícil {args.budget * 1000:.0f} ms vs Normal", rules, players,
-                    rounds, dificil, normal, args.seed,
-                )  # fmt: skip
+                pit(f"Difícil {ms} vs Normal", rules, players, rounds, dificil, normal, args.seed)
         if "matches" in parts:
             pit(
                 f"Difícil {args.match_budget * 1000:.0f} ms vs Normal", rules, 2, args.matches,
@@ -255,9 +265,22 @@ def main() -> None:
                 args.seed,
                 matches=True,
             )  # fmt: skip
+    if "house" in parts:
+        house = timings.robot("dificil", "dificil-house", budget=args.budget)
+        fac = timings.robot("facil")
+        for rules in HOUSE:
+            most = PRESETS[rules].max_players
+            for players in (2, most):
+                easy = args.house_easy_rounds
+                pit("Normal vs Fácil", rules, players, easy, normal, fac, args.seed)
+            pit(f"Difícil {ms} vs Normal", rules, 2, args.house_rounds, house, normal, args.seed)
+            pit(
+                f"Difícil {ms} vs Normal", rules, most, max(1, args.house_rounds // 4), house,
+                normal, args.seed,
+            )  # fmt: skip
     print(f"Tiempo Normal: {percentiles(timings.by_level.get('normal', []))}")
     print(
-        f"Tiempo Difícil (presupuesto {args.budget * 1000:.0f} ms, en las rondas): "
+        f"Tiempo Difícil (presupuesto {ms}, en las rondas de {'/'.join(args.rules or PRODUCT)}): "
         f"{percentiles(timings.by_level.get('dificil', []))}"
     )
     if "matches" in parts:
@@ -265,11 +288,26 @@ def main() -> None:
             f"Tiempo Difícil (presupuesto {args.match_budget * 1000:.0f} ms, en las partidas): "
             f"{percentiles(timings.by_level['dificil-match'])}"
         )
+    if "house" in parts:
+        print(
+            f"Tiempo Difícil (presupuesto {ms}, reglas de la casa): "
+            f"{percentiles(timings.by_level['dificil-house'])}"
+        )
     if "memory" in parts:
         memory(args.memory_rounds, args.seed)
+    print(f"Carga de la máquina al terminar: {load()}", flush=True)
 
 
-PARTS = ["easy", "random", "normal", "matches", "memory"]
+def load() -> str:
+    """The load averages (1, 5, 15 minutes) and the cores: how quiet the machine was."""
+    with open("/proc/loadavg") as f:
+        one, five, fifteen = f.read().split()[:3]
+    return f"{one} {five} {fifteen} ({os.cpu_count()} núcleos)"
+
+
+PARTS = ["easy", "random", "normal", "matches", "house", "memory"]
+PRODUCT = ["clasico", "especiales"]
+HOUSE = ["libro", "anuncio", "chileno"]
 
 if __name__ == "__main__":
     main()

@@ -3,7 +3,8 @@
 Run:  .venv/bin/python bench/engine_speed.py [--seconds 3] [--seed 1]
 (OpenSpiel comes from requirements-bench.txt; without it only our figures are printed.)
 
-Single-threaded. For 2 and 4 players and both rule sets it plays complete rounds choosing
+Single-threaded. For 2 and 4 players and both product rule sets (and, with ``--house``,
+the house-rule presets, which have no OpenSpiel counterpart) it plays complete rounds choosing
 uniformly among the legal moves (seeded) and prints rounds/s and moves/s three ways:
 
 - ``playout``: `random_playout`, the path robots' rollouts use (one copy of the round,
@@ -40,6 +41,9 @@ from ocholoco import (
 from ocholoco.simulate import simulate
 
 CONFIGS = [("clasico", 2), ("clasico", 4), ("especiales", 2), ("especiales", 4)]
+# The house-rule presets, measured against themselves only (OpenSpiel plays none of them).
+HOUSE_CONFIGS = [("libro", 2), ("libro", 6), ("anuncio", 4), ("anuncio", 8), ("chileno", 2),
+                 ("chileno", 6)]  # fmt: skip
 
 
 def timed(play_one: Callable[[], int], seconds: float) -> tuple[float, float]:
@@ -100,6 +104,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--house", action="store_true", help="also the house-rule presets")
     args = parser.parse_args()
 
     openspiel: dict[int, tuple[float, float]] = {}
@@ -112,7 +117,7 @@ def main() -> None:
         rps, mps = openspiel[players]
         print(f"openspiel crazy_eights {players}p: {rps:8,.0f} games/s  {mps:10,.0f} actions/s")
 
-    for rules, players in CONFIGS:
+    for rules, players in CONFIGS + (HOUSE_CONFIGS if args.house else []):
         rounds = max(1, int(args.seconds * 1000))
         report = simulate(rules, players, rounds, args.seed)
         while report.seconds < args.seconds / 2:  # aim at about `seconds` of play
@@ -123,7 +128,7 @@ def main() -> None:
             f"  {report.moves_per_second:10,.0f} moves/s  ({report.moves_per_round:.1f} moves"
             f"/round, {report.blocked_share:.0%} blocked)"
         )
-        if players in openspiel:
+        if players in openspiel and (rules, players) in CONFIGS:
             line += f"  x{report.rounds_per_second / openspiel[players][0]:.2f} OpenSpiel"
         print(line)
         for label, make in (("apply_action", immutable_round), ("apply_move", public_round)):

@@ -5,7 +5,8 @@ cannot see a hidden card or the order of the stock. All its randomness comes fro
 
 Levels (the values tables store): ``"facil"`` plays a random card that fits and draws only
 when none does; ``"normal"`` plays like a good player, at once (`bots.normal`); ``"dificil"``
-searches for about 100 ms (`bots.dificil`).
+searches for about 80 ms (`bots.dificil`). Every level catches a player who forgot to
+announce "¡Última carta!" whenever it may (the fine is free points) and announces its own.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 
 from bots.dificil import DEFAULT_BUDGET, dificil_choose
 from bots.normal import normal_choose
-from ocholoco import Move, Play, RoundView, action_of
+from ocholoco import Catch, Move, Play, RoundView, action_of
 
 LEVELS = ("facil", "normal", "dificil")
 
@@ -37,14 +38,21 @@ def choose(
     moves = list(legal_moves)
     if not moves:
         raise ValueError("A robot was asked to move with no legal move.")
+    if level not in LEVELS:
+        raise ValueError(f"unknown robot level {level!r}")
+    for move in moves:
+        if isinstance(move, Catch):
+            return move  # every level: the forgetful player draws the fine, the turn goes on
     if level == "facil":
-        plays = [m for m in moves if isinstance(m, Play)]
-        return rng.choice(plays) if plays else moves[0]
+        plays = [m for m in moves if isinstance(m, Play) and not m.announce]
+        if not plays:
+            return moves[0]
+        move = rng.choice(plays)
+        announced = Play(move.card, move.suit, True)
+        return announced if announced in moves else move
     actions = [action_of(m) for m in moves]
     if level == "normal":
         action = normal_choose(view, actions)
-    elif level == "dificil":
-        action = dificil_choose(view, actions, rng, budget=budget, playouts=playouts)
     else:
-        raise ValueError(f"unknown robot level {level!r}")
+        action = dificil_choose(view, actions, rng, budget=budget, playouts=playouts)
     return moves[actions.index(action)]

@@ -20,7 +20,7 @@ from ocholoco.encoding import N_RANKS, V
 
 # How much a soft "probably lacks this suit" is trusted when dealing a guess: a card of that
 # suit is refused this often (never always, since drawing while able to play is legal).
-_TRUST = 0.85
+_TRUST = float(__import__("os").environ.get("OCHO_TRUST", 0.85))
 _ATTEMPTS = 20  # deals tried before a proven exclusion may be broken
 
 
@@ -58,7 +58,7 @@ def _deal(view: RoundView, info: PublicInfo, rng: random.Random, strict: bool) -
             continue
         rng.shuffle(pool)
         excluded = info.excluded[p]
-        lacks = info.lacks[p]
+        lacks = (*info.lacks[p], 0.0)  # index 4: the joker, of no suit
         taken, refused, barred, rest = [], [], [], []
         for i in pool:
             if len(taken) == need:
@@ -86,10 +86,12 @@ def _deal(view: RoundView, info: PublicInfo, rng: random.Random, strict: bool) -
     stock = pool[: view.stock_size - len(stock_placed)]
     for depth in sorted(stock_placed):
         stock.insert(depth, stock_placed[depth])
-    return _round(view, info, hands, tuple(stock))
+    return _round(view, info, hands, tuple(stock), rng)
 
 
-def _round(view: RoundView, info: PublicInfo, hands: list[int], stock: tuple[int, ...]) -> Round:
+def _round(
+    view: RoundView, info: PublicInfo, hands: list[int], stock: tuple[int, ...], rng: random.Random
+) -> Round:
     st = object.__new__(Round)
     st.rules = view.rules
     st.players = view.players
@@ -110,4 +112,9 @@ def _round(view: RoundView, info: PublicInfo, hands: list[int], stock: tuple[int
     st.winners = view.winners
     st.round_points = view.round_points
     st._history = None  # playouts only need the future; the past is in the view
+    # The house rules' state: the reshuffle's order is unknown, so any seed is a fair guess.
+    st._seed = rng.getrandbits(32)
+    st._drawn = view.drawn.value if view.drawn is not None else -1  # (read modulo V)
+    st._exposed = -1 if view.exposed is None else view.exposed
+    st._reshuffled = info.reshuffles
     return st

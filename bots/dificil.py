@@ -16,13 +16,14 @@ Why this search: a round is short (tens of moves) and the Normal policy is a fai
 sensible player, so flat determinized rollouts spend the whole budget on full-depth
 evaluations; information-set MCTS builds a tree whose deeper nodes get too few visits at
 ~100 ms in Python to beat that. The time budget is checked after every playout (a guess cut
-short is dropped); with ``playouts`` instead, the number of iterations is fixed and the choice depends only on the
-view and ``rng`` (what the tests use).
+short is dropped); with ``playouts`` instead, the number of iterations is fixed and the
+choice depends only on the view and ``rng`` (what the tests use).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 
@@ -30,12 +31,15 @@ from bots.determinize import sample_round
 from bots.inference import SUIT_MASKS, public_info
 from bots.normal import normal_action, normal_choose
 from ocholoco import Round, RoundView
-from ocholoco.encoding import DRAW, N_SUITS, Tables, V
-from ocholoco.round import _step, actions_for
+from ocholoco.encoding import ANNOUNCED, CATCH, DRAW, N_SUITS, Tables, V
+from ocholoco.round import _step, actions_for, house_actions
 
-DEFAULT_BUDGET = 0.1  # seconds per decision
-_WIN_BONUS = 20.0
-_CONFIDENCE = 1.0
+DEFAULT_BUDGET = 0.08  # seconds per decision
+_WIN_BONUS = float(os.environ.get("OCHO_BONUS", 20.0))
+_CONFIDENCE = float(os.environ.get("OCHO_CONF", 1.0))
+_OPPONENT_NOISE = float(os.environ.get("OCHO_EPS", 0.0))
+_NOISE_LEN = 251
+_CLOCK_EVERY = 31  # the clock is read every 32 moves of a playout
 
 
 def dificil_choose(
@@ -50,12 +54,14 @@ def dificil_choose(
     iterations (one guess of the hidden cards each) when given."""
     if len(actions) == 1:
         return actions[0]
+    if actions[-1] == CATCH:
+        return CATCH  # the forgetful player draws the fine, and the turn goes on: free
     if len(view.hand) == 1 and actions[0] < DRAW:
         return actions[0]  # the last card fits: going out cannot be bettered
     deadline = time.perf_counter() + budget
     info = public_info(view)
     t = info.tables
-    candidates = _distinct(actions, t)
+    candidates = _distinct(_announcing(actions), t)
     anchor = normal_choose(view, actions, info)
     if anchor not in candidates:  # an equivalent wild card was dropped: judge this one
         candidates.append(anchor)
@@ -64,7 +70,9 @@ def dificil_choose(
     timed = playouts is None
     while timed or len(rows) < playouts:
         guess = sample_round(view, info, rng)
-        outcomes = _outcomes(guess, candidates, t, me, deadline if timed and rows else None)
+        noise = [rng.random() for _ in range(_NOISE_LEN)] if _OPPONENT_NOISE else None
+        cut = deadline if timed and rows else None
+        outcomes = _outcomes(guess, candidates, t, me, noise, cut)
         if outcomes is None:
             break  # out of time mid-guess: dropped, so every move is judged on the same guesses
         rows.append(outcomes)
@@ -92,17 +100,33 @@ def _best(rows: list[list[float]], anchor: int) -> int:
 
 
 def _outcomes(
-    guess: Round, candidates: list[int], t: Tables, me: int, deadline: float | None
+    guess: Round,
+    candidates: list[int],
+    t: Tables,
+    me: int,
+    noise: list[float] | None,
+    deadline: float | None,
 ) -> list[float] | None:
     """Each candidate's outcome on one guess; None if ``deadline`` passes before the end."""
     outcomes = []
     for action in candidates:
         state = guess._copy()
         _step(state, action)
-        outcomes.append(_outcome(_play_out(state, t), me))
+        if _play_out(state, t, me, noise, deadline) is None:
+            return None
+        outcomes.append(_outcome(state, me))
         if deadline is not None and time.perf_counter() >= deadline:
             return None
     return outcomes
+
+
+def _announcing(actions: list[int]) -> list[int]:
+    """The actions without the plays that could announce "¡Última carta!" and do not (not
+    announcing only lets the next player catch us)."""
+    if all(a < ANNOUNCED for a in actions):
+        return actions
+    announced = {a - ANNOUNCED for a in actions if a >= ANNOUNCED}
+    return [a for a in actions if a not in announced]
 
 
 def _distinct(actions: list[int], t: Tables) -> list[int]:
@@ -111,8 +135,9 @@ def _distinct(actions: list[int], t: Tables) -> list[int]:
     named = set()
     out = []
     for a in actions:
-        if V <= a < DRAW:
-            key = (a // V, t.points[a % V])
+        play = a - ANNOUNCED if a >= ANNOUNCED else a
+        if V <= play < DRAW:
+            key = (play // V, t.points[play % V], a >= ANNOUNCED)
             if key in named:
                 continue
             named.add(key)
@@ -120,18 +145,34 @@ def _distinct(actions: list[int], t: Tables) -> list[int]:
     return out
 
 
-def _play_out(state: Round, t: Tables) -> Round:
-    """Finish ``state`` (a private copy, changed in place) with every player playing Normal."""
+def _play_out(
+    state: Round, t: Tables, me: int, noise: list[float] | None, deadline: float | None
+) -> Round | None:
+    """Finish ``state`` (a private copy, changed in place) with every player playing Normal,
+    but the others now and then a random move (``noise``: the guess's random numbers, the
+    same for every candidate); None if ``deadline`` passes first."""
     hands = state._hands
     players = state.players
+    plain = t.plain
+    moves = 0
     while not state.finished:
+        moves += 1
+        if deadline is not None and not moves & _CLOCK_EVERY and time.perf_counter() >= deadline:
+            return None
         p = state.turn
         hand = hands[p]
-        actions = actions_for(
-            t, hand, state._top, state._suit, state.pending_draw, state._pending_rank,
-            state._pos < len(state._stock),
-        )  # fmt: skip
-        if len(actions) > 1:
+        if plain:
+            actions = actions_for(
+                t, hand, state._top, state._suit, state.pending_draw, state._pending_rank,
+                state._pos < len(state._stock),
+            )  # fmt: skip
+        else:
+            actions = house_actions(state)
+        if len(actions) == 1:
+            action = actions[0]
+        elif noise is not None and p != me and noise[moves % _NOISE_LEN] < _OPPONENT_NOISE:
+            action = actions[int(noise[(moves + 1) % _NOISE_LEN] * len(actions))]
+        else:
             after = hands[(p + state.direction) % players]
             after_size = after.bit_count()
             attack = 0
@@ -140,10 +181,8 @@ def _play_out(state: Round, t: Tables) -> Round:
                 attack = sum(1 << s for s in range(N_SUITS) if not values & SUIT_MASKS[s])
             action = normal_action(
                 t, actions, hand, state.pending_draw > 0, players, after_size,
-                hands[(p - state.direction) % players].bit_count(), attack,
+                hands[(p - state.direction) % players].bit_count(), attack, state._suit,
             )  # fmt: skip
-        else:
-            action = actions[0]
         _step(state, action)
     return state
 
@@ -151,5 +190,9 @@ def _play_out(state: Round, t: Tables) -> Round:
 def _outcome(state: Round, me: int) -> float:
     points = state.round_points
     mine = points[me]
+    if state.rules.scoring == "penalty":  # points are what each player adds: lower is better
+        others = min(x for i, x in enumerate(points) if i != me)
+        won = me in state.winners and len(state.winners) == 1
+        return others - mine + (_WIN_BONUS if won else 0.0)
     others = max(x for i, x in enumerate(points) if i != me)
     return mine - others + (_WIN_BONUS if mine > 0 else 0.0)

@@ -2,18 +2,23 @@
 must be, and which suits each player probably lacks.
 
 Everything here reads only the view (the robot's hand, the card counts and the public
-history), so it can never reveal a hidden card. Three kinds of evidence:
+history), so it can never reveal a hidden card. The hidden cards are the rule set's real deck
+(`Tables.ids`: one or two French decks, the jokers) minus the viewer's hand and the discard
+pile; after a ``reshuffle`` event the pile but its top card is back in the stock, hidden again.
+Three kinds of evidence:
 
-- A pass is certain: the stock was empty and nothing in the hand fitted, so the player holds
-  no card of the active suit, of the top card's rank, and no wild card (and, with an empty
-  stock, never draws again). These cards are *excluded* for that player.
+- A forced pass is certain: nothing could be drawn and nothing in the hand fitted, so the
+  player holds no card of the active suit, of the top card's rank, and no wild card. These
+  cards are *excluded* for that player until they take a card again (a draw once the stock
+  is rebuilt, a penalty, a fine). With ``draw_one`` a pass right after the draw is free: it
+  proves nothing.
 - A voluntary draw is soft: in these rules one may draw holding a playable card, but players
   rarely do, so a player whose drawing began while suit X was active *probably* lacks X. Each
-  card drawn later as a penalty makes that less likely; playing X (other than the card just
-  drawn) or naming X clears it.
+  card drawn later as a penalty or a fine (or kept unseen, with ``draw_ends_turn``) makes that
+  less likely; playing X (other than the card just drawn) or naming X clears it.
 - A wild card turned when the discard was opened goes back into the stock at a known place
   (``len(stock) // 2``), and draws take the stock from the top, so that card's place is known
-  exactly: still in the stock at a given depth, or in the hand of whoever drew it.
+  exactly (one deck): still in the stock at a given depth, or in the hand of whoever drew it.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 
 from ocholoco import Event, RoundView
 from ocholoco.cards import SUIT_INDEX
-from ocholoco.encoding import N_RANKS, N_SUITS, Tables, V, tables_for
+from ocholoco.encoding import JOKER, N_RANKS, N_SUITS, Tables, V, tables_for
 from ocholoco.round import ids_for
 
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << N_RANKS) - 1) << (N_RANKS * s) for s in range(N_SUITS))
@@ -46,19 +51,26 @@ class PublicInfo:
     placed: dict[int, int]
     lacks: tuple[tuple[float, ...], ...]
     excluded: tuple[int, ...]
+    reshuffles: int = 0  # times the stock was rebuilt from the discard pile so far
 
 
 def public_info(view: RoundView) -> PublicInfo:
-    t = tables_for(view.rules)
+    t = tables_for(view.rules, view.players)
     players = view.players
     my_ids = ids_for(view.hand, t.decks)
     lacks = [[0.0] * N_SUITS for _ in range(players)]
     excluded = [0] * players
-    seen = [0] * V  # copies of each value the viewer has seen: own hand and discard pile
+    mine = [0] * V  # copies of each value in the viewer's hand
     for i in my_ids:
-        seen[i % V] += 1
-    backs: list[int] = []  # values of wild cards put back into the stock, in order
-    takers: list[int] = []  # takers[k]: who took the k-th card drawn from the stock
+        mine[i % V] += 1
+    pile: list[int] = []  # values in the discard pile, bottom first
+    ever_seen = set(i % V for i in my_ids)  # values the viewer held or saw played
+    backs: list[int] = []  # values of cards put back into the stock at the deal, in order
+    takers: list[int] = []  # takers[k]: who took the k-th card drawn from the first stock
+    first_stock = t.n_ids - view.rules.hand_size(players) * players - 1
+    reshuffles = 0
+    decay_draws = view.rules.draw_policy == "draw_ends_turn"
+    draw_one = view.rules.draw_policy == "draw_one"
     top = suit = -1
     previous = None
     for event in view.history:
@@ -67,37 +79,67 @@ def public_info(view: RoundView) -> PublicInfo:
             backs.append(event.card.value)
         elif kind in ("open", "play"):
             top = event.card.value
-            seen[top] += 1
-            if kind == "play" and not t.wild >> top & 1 and not _drew(previous, p):
+            pile.append(top)
+            ever_seen.add(top)
+            joker = top == JOKER
+            if kind == "play" and not joker and not t.wild >> top & 1 and not _drew(previous, p):
                 lacks[p][top // N_RANKS] = 0.0  # (a card played right after drawing was drawn)
-            suit = SUIT_INDEX[event.suit] if event.suit else top // N_RANKS
             if event.suit:
+                suit = SUIT_INDEX[event.suit]
                 lacks[p][suit] = 0.0  # one names a suit one holds
+            elif not joker:  # a joker leaves the active suit as it was
+                suit = top // N_RANKS
+        elif kind == "reshuffle":
+            # The discard pile but its top went back into the stock: those cards are hidden
+            # again. The first stock was empty: what was left of it went to the drawer.
+            if not reshuffles:
+                takers.extend([p] * (first_stock - len(takers)))
+            reshuffles += 1
+            del pile[:-1]
         elif kind == "draw":
-            takers.append(p)
+            if not reshuffles:
+                takers.append(p)
+            excluded[p] = 0  # a new card: what a pass proved may no longer hold
             if not _drew(previous, p):
                 lacks[p][suit] = 1.0
-        elif kind == "penalty":
-            takers.extend([p] * event.count)
+            if decay_draws:  # the card is kept whatever it is: it may be of any suit
+                lacks[p] = [x * _DECAY_PER_CARD for x in lacks[p]]
+        elif kind in ("penalty", "caught"):
+            if not reshuffles:
+                takers.extend([p] * event.count)
+            if event.count:
+                excluded[p] = 0
             keep = _DECAY_PER_CARD**event.count
             lacks[p] = [x * keep for x in lacks[p]]
-        elif kind == "pass":
+        elif kind == "pass" and not (draw_one and _drew(previous, p)):
+            # (draw_one: a pass after the draw only keeps the card drawn; it proves nothing)
             excluded[p] |= t.follow[top * N_SUITS + suit] | t.wild
             lacks[p][suit] = 1.0
         previous = event
 
     placed: dict[int, int] = {}
     if backs and t.decks == 1:
-        size = view.rules.hand_size(players)
-        for k, depth in _back_depths(len(backs), t.n_ids - size * players).items():
+        for k, depth in _back_depths(len(backs), first_stock + 1).items():
             value = backs[k]
-            if seen[value]:
+            if value in ever_seen:
                 continue  # played since, or in the viewer's hand
             placed[value] = takers[depth] if depth < len(takers) else -1 - (depth - len(takers))
+    copies = [0] * V
+    for i in t.ids:
+        copies[i % V] += 1
+    in_pile = [0] * V
+    for v in pile:
+        in_pile[v] += 1
+    # The viewer's copies take the lowest id layers (`ids_for`); the pile's, the highest.
     hidden = tuple(
-        d * V + v for v in range(V) for d in range(seen[v], t.decks) if d * V + v not in placed
+        d * V + v
+        for v in range(V)
+        for d in range(mine[v], copies[v] - in_pile[v])
+        if d * V + v not in placed
     )
-    return PublicInfo(t, tuple(my_ids), hidden, placed, tuple(map(tuple, lacks)), tuple(excluded))
+    return PublicInfo(
+        t, tuple(my_ids), hidden, placed, tuple(map(tuple, lacks)), tuple(excluded), reshuffles
+    )
 
 
 def _drew(event: Event | None, player: int) -> bool:

@@ -11,7 +11,12 @@
   close to going out.
 - Attack the player about to go out (two cards or fewer): move the active suit to one they
   probably lack (what they drew or passed on, suits with no hidden card left).
-- Draw only when nothing can be played; pass only when nothing else is legal.
+- A joker fits anywhere and leaves the active suit as it is: it is kept like a wild card
+  unless its effect (read from the rule set) or an attack makes it the best play.
+- Draw only when nothing can be played; pass only when nothing else is legal (with
+  ``draw_one``: play the card drawn if it fits, else pass).
+- With the announcement: always catch a player who forgot "¡Última carta!" (free cards for
+  them), and always announce when playing the second-to-last card.
 
 `normal_action` works on the engine's ints so that it also serves as the rollout policy of
 the Difícil search; `normal_choose` reads a `RoundView` and the legal actions.
@@ -21,7 +26,22 @@ from __future__ import annotations
 
 from bots.inference import SUIT_MASKS, PublicInfo, public_info, suits_lacked
 from ocholoco import RoundView
-from ocholoco.encoding import DRAW, N_RANKS, N_SUITS, PENALTY, REVERSE, SKIP, Tables, V, ids_of
+from ocholoco.cards import SUIT_INDEX
+from ocholoco.encoding import (
+    ANNOUNCED,
+    CATCH,
+    DRAW,
+    JOKER,
+    N_RANKS,
+    N_SUITS,
+    PENALTY,
+    REVERSE,
+    SKIP,
+    Tables,
+    V,
+    ids_of,
+    rank_index,
+)
 
 # Weights of the move score (in "cards kept in the active suit" units).
 _SUIT_KEPT = 2.0  # per card left in the hand of the suit the play makes active
@@ -32,6 +52,7 @@ _SKIP = 2.0
 _PENALTY = 3.0
 _ATTACK = 8.0  # a skip / penalty / reverse aimed at a player about to go out
 _SUIT_THEY_LACK = 6.0  # leave active a suit the player about to go out lacks
+_JOKER_KEPT = 5.0  # a joker fits anywhere: worth keeping for when nothing else does
 
 
 def normal_action(
@@ -43,14 +64,40 @@ def normal_action(
     next_size: int,
     prev_size: int,
     attack_suits: int,
+    suit: int = -1,
 ) -> int:
-    """The Normal move among ``actions`` (legal, DRAW/PASS listed last) for ``hand`` (ids).
+    """The Normal move among ``actions`` (legal, in the engine's order) for ``hand`` (ids).
 
     ``next_size`` / ``prev_size``: card counts of the players after and before us;
-    ``attack_suits``: 4-bit mask of suits the next player probably lacks.
+    ``attack_suits``: 4-bit mask of suits the next player probably lacks; ``suit``: the
+    active suit (what a joker leaves active), -1 if unknown.
+    A forgetful player is always caught, and a play that leaves one card always announces.
     """
     if len(actions) == 1:
         return actions[0]
+    if t.rules.announces:
+        if actions[-1] == CATCH:
+            return CATCH  # free cards for the player who forgot "¡Última carta!"
+        if hand.bit_count() == 2:
+            action = _normal(
+                t, [a for a in actions if a < ANNOUNCED], hand, pending, players, next_size,
+                prev_size, attack_suits, suit,
+            )  # fmt: skip
+            return action + ANNOUNCED if action < DRAW else action
+    return _normal(t, actions, hand, pending, players, next_size, prev_size, attack_suits, suit)
+
+
+def _normal(
+    t: Tables,
+    actions: list[int],
+    hand: int,
+    pending: bool,
+    players: int,
+    next_size: int,
+    prev_size: int,
+    attack_suits: int,
+    suit: int,
+) -> int:
     if pending:  # pass the penalty on with a card of its rank whenever possible
         return actions[0]
     values = hand if t.decks == 1 else t.values(hand)
@@ -68,12 +115,16 @@ def normal_action(
         if not hand & (hand - 1):
             return a  # the last card: going out
         rest = plain & ~(1 << a)
-        suit = a // N_RANKS
-        score = (
-            _SUIT_KEPT * (rest & SUIT_MASKS[suit]).bit_count()
-            + _RANK_KEPT * (rest & t.rank_mask[a % N_RANKS]).bit_count()
-            + _POINTS * t.points[a]
-        )
+        if a == JOKER:  # it leaves the active suit as it is, and it fits anywhere: keep it
+            after = suit
+            score = (
+                _SUIT_KEPT * (rest & SUIT_MASKS[suit]).bit_count() if suit >= 0 else 0.0
+            ) - _JOKER_KEPT
+        else:
+            after = a // N_RANKS
+            score = _SUIT_KEPT * (rest & SUIT_MASKS[after]).bit_count()
+        score += _RANK_KEPT * (rest & t.rank_mask[rank_index(a)]).bit_count()
+        score += _POINTS * t.points[a]
         effect = t.effect[a]
         if effect == SKIP:
             score += _SKIP_TWO_PLAYERS if players == 2 else _SKIP + _ATTACK * attacking
@@ -81,7 +132,7 @@ def normal_action(
             score += _PENALTY + _ATTACK * attacking
         elif effect == REVERSE and players > 2:
             score += _ATTACK * ((next_size <= 2 < prev_size) - (prev_size <= 2 < next_size))
-        if attacking and attack_suits >> suit & 1:
+        if attacking and after >= 0 and attack_suits >> after & 1:
             score += _SUIT_THEY_LACK
         if score > best_score:
             best, best_score = a, score
@@ -89,7 +140,10 @@ def normal_action(
         return best
     if wild >= 0:
         return wild % V + V * (1 + _suit_to_name(t, plain, attacking, attack_suits))
-    return actions[-1]  # draw, or pass
+    for a in reversed(actions):
+        if a >= DRAW:
+            return a  # draw, or pass
+    return actions[-1]
 
 
 def _suit_to_name(t: Tables, plain: int, attacking: bool, attack_suits: int) -> int:
@@ -127,5 +181,6 @@ def normal_choose(view: RoundView, actions: list[int], info: PublicInfo | None =
                 attack |= 1 << s  # no card of that suit is left anywhere they could hold it
     hand = sum(1 << i for i in info.my_ids)
     return normal_action(
-        t, actions, hand, view.pending_draw > 0, view.players, sizes[after], sizes[before], attack
-    )
+        t, actions, hand, view.pending_draw > 0, view.players, sizes[after], sizes[before],
+        attack, SUIT_INDEX[view.active_suit],
+    )  # fmt: skip

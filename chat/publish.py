@@ -8,20 +8,18 @@ message and the chat's history are the same for every viewer; only the spectator
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
 from chat.models import ChatMessage
 from chat.selectors import Line, chat_history, event_lines, gate_text, message_line
+from tables import publish
 from tables.models import Table, TableEvent
-from tables.publish import FRAGMENT_EVENT
 
 COLUMN = "chat/column.html"
 
 
 def _send(group: str, html: str) -> None:
-    async_to_sync(get_channel_layer().group_send)(group, {"type": FRAGMENT_EVENT, "html": html})
+    publish.send_fragment(group, html)
 
 
 def render_lines(lines: list[Line]) -> str:

@@ -68,14 +68,18 @@ def event_text(event: TableEvent, seats: dict[int, Seat]) -> str | None:
         case "match_started":
             return "Empezó la partida."
         case "round_over":
-            gained = {int(n): p for n, p in data.get("points", {}).items() if p}
+            points = {int(n): p for n, p in data.get("points", {}).items()}
+            blocked = "La mesa se bloqueó: " if data.get("blocked") else ""
+            if data.get("scoring") == "penalty":
+                added = ", ".join(f"{name_of(n)} +{p}" for n, p in sorted(points.items()) if p)
+                return f"{blocked}Fin de la ronda. Puntos en contra: {added or 'ninguno'}."
+            gained = {n: p for n, p in points.items() if p}
             if not gained:
                 return "La ronda terminó sin puntos."
-            points = max(gained.values())
-            winners = _names([name_of(n) for n in sorted(gained) if gained[n] == points])
-            blocked = "La mesa se bloqueó: " if data.get("blocked") else ""
+            best = max(gained.values())
+            winners = _names([name_of(n) for n in sorted(gained) if gained[n] == best])
             verb = "ganan" if len(gained) > 1 else "ganó"
-            return f"{blocked}{winners} {verb} la ronda con {points} puntos."
+            return f"{blocked}{winners} {verb} la ronda con {best} puntos."
         case "match_over":
             winners = [name_of(n) for n in data.get("winners", [])]
             verb = "ganan" if len(winners) > 1 else "ganó"

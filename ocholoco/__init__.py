@@ -1,20 +1,30 @@
 """Ocho Loco's rules engine: pure Python, no Django.
 
-Modules: `cards` (Card), `notation` (Spanish names, suit symbols), `moves` (Play, Draw, Pass
-and their string notation), `rules` (RuleSet, PRESETS), `encoding` (the int encoding of
-cards and actions), `round` (a round's rules), `history` (its public events), `view` (what
-one player may know), `match` (rounds to a target), `serialize` (JSON), `simulate` (random
-self-play).
+Modules: `cards` (Card, the joker), `notation` (Spanish names, suit symbols), `moves` (Play,
+Draw, Pass, Catch and their string notation), `rules` (RuleSet, PRESETS), `options` (custom
+rule sets and their JSON), `describe` (a rule set in Spanish sentences), `encoding` (the int
+encoding of cards and actions), `round` (a round's rules), `history` (its public events),
+`view` (what one player may know), `match` (rounds to a target), `serialize` (JSON),
+`simulate` (random self-play).
 """
 
-from .cards import CARDS, RANKS, SUITS, Card
+from .cards import CARDS, JOKER, RANKS, SUITS, Card, copy_labels
+from .describe import describe_rules
 from .encoding import DRAW as DRAW_ACTION
 from .encoding import PASS as PASS_ACTION
 from .encoding import action_of
 from .history import Event
 from .match import Match, new_match
-from .moves import Draw, Move, Pass, Play, move_to_str, parse_move
-from .notation import SUIT_NAMES, SUIT_SYMBOLS, card_name, describe_event, rank_name
+from .moves import Catch, Draw, Move, Pass, Play, move_to_str, parse_move
+from .notation import (
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    card_name,
+    card_symbol,
+    describe_event,
+    rank_name,
+)
+from .options import rules_from_json, rules_to_json, ruleset_from_options
 from .round import (
     IllegalMove,
     Round,
@@ -27,7 +37,7 @@ from .round import (
     stacked_deck,
     why_not_playable,
 )
-from .rules import PRESETS, Effect, RuleSet, card_points
+from .rules import PRESETS, Effect, InvalidRules, RuleSet, card_points, deck_cards
 from .serialize import from_json, to_json
 from .view import (
     RoundView,
@@ -38,11 +48,14 @@ from .view import (
 )
 
 __all__ = [
-    "CARDS", "DRAW_ACTION", "PASS_ACTION", "PRESETS", "RANKS", "SUITS", "SUIT_NAMES",
+    "CARDS", "DRAW_ACTION", "JOKER", "PASS_ACTION", "PRESETS", "RANKS", "SUITS", "SUIT_NAMES",
     "SUIT_SYMBOLS",
-    "Card", "Draw", "Effect", "Event", "IllegalMove", "Match", "Move", "Pass", "Play",
+    "Card", "Catch", "Draw", "Effect", "Event", "IllegalMove", "InvalidRules", "Match",
+    "Move", "Pass", "Play",
     "Round", "RoundView", "RuleSet", "action_of", "apply_action", "apply_move", "card_name",
-    "card_points", "describe_event", "move_to_str",
+    "card_points", "card_symbol", "copy_labels", "deck_cards", "describe_event",
+    "describe_rules", "move_to_str", "rules_from_json", "rules_to_json",
+    "ruleset_from_options",
     "from_json", "legal_actions", "legal_moves", "legal_moves_for_view", "new_match",
     "new_round", "parse_move", "random_playout", "rank_name", "revealed_hands", "stacked_deck",
     "to_json",

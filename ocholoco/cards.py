@@ -1,6 +1,12 @@
-"""Cards: the 52 values of the French deck, as interned immutable `Card` objects.
+"""Cards: the 52 values of the French deck and the joker, as interned immutable `Card` objects.
 
-A card's *value* is a small int, ``suit_index * 13 + rank_index`` (``AS`` is 0, ``KC`` is 51).
+A card's *value* is a small int, ``suit_index * 13 + rank_index`` (``AS`` is 0, ``KC`` is 51);
+the joker (comodín) is value 52, written ``"JK"``: its rank is ``"JK"`` and its suit is ``""``
+(it has none; `notation` gives it a symbol and a name). Rule sets with two jokers hold two
+copies of that value, as two decks hold two copies of ``"10H"``: copies are the same card in
+play and in notation (a hand lists ``"10H"`` twice; the move ``"10H"`` plays one of them).
+Where a page needs one key per physical card, `copy_labels` numbers the repeats
+(``"10H"``, ``"10H#2"``); `Card.parse` reads such a label as its card.
 The engine works on values and bitmasks of values (see `encoding`); `Card` is the public face
 of a value. There is exactly one `Card` object per value, so building or parsing a card never
 allocates and identity, equality and hashing are all cheap.
@@ -10,7 +16,10 @@ from __future__ import annotations
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
-N_VALUES = len(RANKS) * len(SUITS)
+N_VALUES = len(RANKS) * len(SUITS)  # the 52 suited values
+JOKER_VALUE = N_VALUES
+JOKER_RANK = "JK"
+JOKER_SUIT = ""
 
 RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
 SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
@@ -28,7 +37,9 @@ class Card:
     suit: str
     value: int
 
-    def __new__(cls, rank: str, suit: str) -> Card:
+    def __new__(cls, rank: str, suit: str = JOKER_SUIT) -> Card:
+        if rank == JOKER_RANK and suit == JOKER_SUIT:
+            return _BY_VALUE[JOKER_VALUE]
         try:
             return _BY_VALUE[SUIT_INDEX[suit] * len(RANKS) + RANK_INDEX[rank]]
         except KeyError:
@@ -36,17 +47,21 @@ class Card:
 
     @staticmethod
     def parse(text: str | Card) -> Card:
-        """``"10H"`` -> the card; a `Card` is returned as it is."""
+        """``"10H"`` (or the label ``"10H#2"``) -> the card; a `Card` is returned as it is."""
         if isinstance(text, Card):
             return text
         try:
-            return _BY_TEXT[text.strip().upper()]
+            return _BY_TEXT[text.strip().upper().partition("#")[0]]
         except (KeyError, AttributeError):
             raise ValueError(f"not a card: {text!r}") from None
 
     @staticmethod
     def from_value(value: int) -> Card:
         return _BY_VALUE[value]
+
+    @property
+    def is_joker(self) -> bool:
+        return self.value == JOKER_VALUE
 
     def __str__(self) -> str:
         return self.rank + self.suit
@@ -83,12 +98,25 @@ class Card:
 
 def _make(value: int) -> Card:
     card = object.__new__(Card)
-    card.rank = RANKS[value % len(RANKS)]
-    card.suit = SUITS[value // len(RANKS)]
+    joker = value == JOKER_VALUE
+    card.rank = JOKER_RANK if joker else RANKS[value % len(RANKS)]
+    card.suit = JOKER_SUIT if joker else SUITS[value // len(RANKS)]
     card.value = value
     return card
 
 
-_BY_VALUE: tuple[Card, ...] = tuple(_make(v) for v in range(N_VALUES))
+_BY_VALUE: tuple[Card, ...] = tuple(_make(v) for v in range(N_VALUES + 1))
 _BY_TEXT: dict[str, Card] = {str(card): card for card in _BY_VALUE}
-CARDS = _BY_VALUE
+CARDS = _BY_VALUE[:N_VALUES]  # one French deck, no jokers
+ALL_VALUES = _BY_VALUE  # every card value: the 52 and the joker, indexed by value
+JOKER = _BY_VALUE[JOKER_VALUE]
+
+
+def copy_labels(cards: tuple[Card, ...] | list[Card]) -> list[str]:
+    """One distinct label per card: ``[10H, 10H, JK]`` -> ``["10H", "10H#2", "JK"]``."""
+    seen: dict[Card, int] = {}
+    labels = []
+    for card in cards:
+        seen[card] = seen.get(card, 0) + 1
+        labels.append(str(card) if seen[card] == 1 else f"{card}#{seen[card]}")
+    return labels

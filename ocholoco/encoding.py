@@ -1,61 +1,87 @@
-"""The integer encoding the engine runs on, precomputed once per rule set.
+"""The integer encoding the engine runs on, precomputed once per rule set (and deck size).
 
-Card ids. Each physical card has an id: ``deck * 52 + value`` (one deck: id == value). A
-hand is an int bitmask of ids, the stock a tuple of ids; so "which cards can follow" is one
-AND with a precomputed mask, and copying a state copies a few ints.
+Card values: 0..51 the French deck (``suit * 13 + rank``), 52 the joker; V = 53.
+Card ids. Each physical card has an id: ``copy * V + value`` (one deck without jokers:
+id == value; a second deck's cards and a second joker are copy 1). A hand is an int bitmask
+of ids, the stock a tuple of ids; so "which cards can follow" is one AND with a precomputed
+mask, and copying a state copies a few ints. Internally the joker's rank index is 13 and its
+suit index 4 (it has no suit).
 
-Actions (as in OpenSpiel, legal moves are small ints; V = 52 card values):
+Actions (as in OpenSpiel, legal moves are small ints):
 
-====================  =====================================================
-``v``                 play the card of value ``v`` naming no suit
-``V * (1 + s) + v``   play the wild card ``v`` naming suit ``s`` (0..3: S H D C)
-``5 * V``             draw a card, or take the pending penalty
-``5 * V + 1``         pass
-====================  =====================================================
+============================  =====================================================
+``v``                         play the card of value ``v`` naming no suit
+``V * (1 + s) + v``           play the wild card ``v`` naming suit ``s`` (0..3: S H D C)
+``5 * V``  (DRAW)             draw a card, or take the pending penalty
+``5 * V + 1``  (PASS)         pass
+``5 * V + 2``  (CATCH)        catch the player who did not announce their last card
+``ANNOUNCED + a``             the play ``a`` (``a < 5 * V``) announcing "¡Última carta!"
+============================  =====================================================
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from .cards import CARDS, N_VALUES, RANK_INDEX, RANKS, SUIT_INDEX, SUITS
-from .moves import Draw, Move, Pass, Play
+from .cards import ALL_VALUES, JOKER_RANK, JOKER_VALUE, RANK_INDEX, RANKS, SUIT_INDEX, SUITS
+from .moves import Catch, Draw, Move, Pass, Play
 from .rules import RuleSet
 
-V = N_VALUES
+V = len(ALL_VALUES)
 N_SUITS = len(SUITS)
-N_RANKS = len(RANKS)
+N_RANKS = len(RANKS)  # suited ranks; the joker's rank index is N_RANKS
+JOKER = JOKER_VALUE
 DRAW = (1 + N_SUITS) * V
 PASS = DRAW + 1
-N_ACTIONS = PASS + 1
+CATCH = DRAW + 2
+ANNOUNCED = DRAW + 3
+N_ACTIONS = ANNOUNCED + DRAW
 
 # Effect codes, indexed by card value in Tables.effect.
-NO_EFFECT, SKIP, REVERSE, PENALTY = 0, 1, 2, 3
-_EFFECT_CODES = {"skip": SKIP, "reverse": REVERSE, "draw": PENALTY}
+NO_EFFECT, SKIP, REVERSE, PENALTY, COPY = 0, 1, 2, 3, 4
+_EFFECT_CODES = {"skip": SKIP, "reverse": REVERSE, "draw": PENALTY, "copy": COPY}
+
+
+def rank_index(value: int) -> int:
+    return N_RANKS if value == JOKER else value % N_RANKS
 
 
 class Tables:
-    """Everything about a rule set the hot path needs, as tuples and ints."""
+    """Everything about a rule set the hot path needs, as tuples and ints.
+
+    ``decks`` is the number of id layers (copies) a value may have: 1 means ids are values.
+    """
 
     __slots__ = (
-        "rules", "decks", "n_ids", "follow", "wild", "wild_actions", "rank_mask", "effect",
-        "amount", "stackable", "copies", "points", "moves",
+        "rules", "decks", "n_ids", "ids", "full", "follow", "wild", "no_open", "wild_actions",
+        "rank_mask", "effect", "amount", "stackable", "copies", "points", "moves", "plain",
     )  # fmt: skip
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, decks: int) -> None:
         self.rules = rules
-        self.decks = rules.decks
-        self.n_ids = V * rules.decks
-        rank_of = [v % N_RANKS for v in range(V)]
-        suit_of = [v // N_RANKS for v in range(V)]
+        self.decks = max(decks, rules.jokers, 1)
+        self.ids = tuple(
+            [d * V + v for d in range(decks) for v in range(JOKER)]
+            + [d * V + JOKER for d in range(rules.jokers)]
+        )
+        self.n_ids = len(self.ids)
+        self.full = sum(1 << i for i in self.ids)
+        rank_of = [rank_index(v) for v in range(V)]
+        suit_of = [v // N_RANKS for v in range(V)]  # 4 for the joker: no suit
         self.rank_mask = tuple(
-            sum(1 << v for v in range(V) if rank_of[v] == r) for r in range(N_RANKS)
+            sum(1 << v for v in range(V) if rank_of[v] == r) for r in range(N_RANKS + 1)
         )
         suit_mask = [sum(1 << v for v in range(V) if suit_of[v] == s) for s in range(N_SUITS)]
         self.wild = sum(self.rank_mask[RANK_INDEX[rank]] for rank in rules.wild_ranks)
+        self.no_open = self.wild | self.rank_mask[N_RANKS]
+        effects = [rules.effect(JOKER_RANK if v == JOKER else RANKS[rank_of[v]]) for v in range(V)]
+        # Cards playable on any card without naming a suit: jokers, copying cards.
+        anywhere = self.rank_mask[N_RANKS] | sum(
+            1 << v for v in range(V) if effects[v] and effects[v].kind == "copy"
+        )
         # follow[top * 4 + suit]: the non-wild cards that may follow `top` with `suit` active.
         self.follow = tuple(
-            (suit_mask[s] | self.rank_mask[rank_of[top]]) & ~self.wild
+            (suit_mask[s] | self.rank_mask[rank_of[top]] | anywhere) & ~self.wild
             for top in range(V)
             for s in range(N_SUITS)
         )
@@ -63,17 +89,25 @@ class Tables:
             tuple(V * (1 + s) + v for s in range(N_SUITS)) if self.wild >> v & 1 else ()
             for v in range(V)
         )
-        effects = [rules.effect(RANKS[rank_of[v]]) for v in range(V)]
         self.effect = tuple(_EFFECT_CODES[e.kind] if e else NO_EFFECT for e in effects)
         self.amount = tuple(e.amount if e else 0 for e in effects)
         self.stackable = tuple(bool(e and e.stackable) for e in effects)
         self.copies = tuple(sum(1 << (d * V + v) for d in range(self.decks)) for v in range(V))
-        self.points = tuple(rules.card_points(CARDS[i % V].rank) for i in range(self.n_ids))
+        worth = dict(rules.points)
+        self.points = tuple(worth.get(ALL_VALUES[i % V].rank, 0) for i in range(self.decks * V))
+        plays: list[Move] = [
+            *(Play(ALL_VALUES[v]) for v in range(V)),
+            *(Play(ALL_VALUES[v], suit) for suit in SUITS for v in range(V)),
+        ]
         self.moves: tuple[Move, ...] = (
-            *(Play(CARDS[v]) for v in range(V)),
-            *(Play(CARDS[v], suit) for suit in SUITS for v in range(V)),
-            Draw(),
-            Pass(),
+            *plays, Draw(), Pass(), Catch(),
+            *(Play(m.card, m.suit, True) for m in plays if isinstance(m, Play)),
+        )  # fmt: skip
+        # The product's rules: no policy beyond RULES.md's, so the short paths apply.
+        self.plain = (
+            rules.empty_stock == "pass_and_block"
+            and rules.draw_policy == "until_playable"
+            and not rules.announces
         )
 
     def values(self, hand: int) -> int:
@@ -103,10 +137,19 @@ def ids_of(mask: int) -> list[int]:
 
 def action_of(move: Move) -> int:
     if isinstance(move, Play):
-        return move.card.value + (V * (1 + SUIT_INDEX[move.suit]) if move.suit else 0)
+        action = move.card.value + (V * (1 + SUIT_INDEX[move.suit]) if move.suit else 0)
+        return action + ANNOUNCED if move.announce else action
+    if isinstance(move, Catch):
+        return CATCH
     return DRAW if isinstance(move, Draw) else PASS
 
 
 @cache
-def tables_for(rules: RuleSet) -> Tables:
-    return Tables(rules)
+def tables_for(rules: RuleSet, players: int | None = None) -> Tables:
+    """The tables of ``rules`` for a round of ``players`` (the deck may depend on it)."""
+    return _tables(rules, rules.decks_for(players) if players else rules.decks)
+
+
+@cache
+def _tables(rules: RuleSet, decks: int) -> Tables:
+    return Tables(rules, decks)

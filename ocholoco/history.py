@@ -10,14 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import CARDS, SUIT_INDEX, SUITS, Card
+from .cards import ALL_VALUES, SUIT_INDEX, SUITS, Card
 from .encoding import V
 
-EventKind = Literal["open", "back", "play", "draw", "penalty", "pass", "skip", "out", "blocked"]
+EventKind = Literal[
+    "open", "back", "play", "draw", "penalty", "pass", "skip", "out", "blocked", "reshuffle",
+    "announce", "caught",
+]  # fmt: skip
 KINDS: tuple[EventKind, ...] = (
-    "open", "back", "play", "draw", "penalty", "pass", "skip", "out", "blocked"
+    "open", "back", "play", "draw", "penalty", "pass", "skip", "out", "blocked", "reshuffle",
+    "announce", "caught",
 )  # fmt: skip
-OPEN, BACK, PLAY, DRAW, PENALTY, PASS, SKIP, OUT, BLOCKED = range(len(KINDS))
+(OPEN, BACK, PLAY, DRAW, PENALTY, PASS, SKIP, OUT, BLOCKED, RESHUFFLE, ANNOUNCE,
+ CAUGHT) = range(len(KINDS))  # fmt: skip
 
 Record = tuple[int, int, int]
 Chain = tuple[Record, "Chain"] | None
@@ -35,7 +40,10 @@ class Event:
     than the penalty when the stock ran short) and losing the turn;
     ``pass``: ``player`` passed; ``skip``: ``player`` lost the turn to a skip card;
     ``out``: ``player`` played their last card and won; ``blocked``: the table blocked
-    (``player`` ended the last idle turn).
+    (``player`` ended the last idle turn);
+    ``reshuffle``: the discard pile but its top card (``count`` cards) became the new stock,
+    as ``player`` had to draw; ``announce``: ``player`` said "¡Última carta!";
+    ``caught``: ``player`` was caught without announcing it and drew ``count`` cards.
     """
 
     kind: EventKind
@@ -55,10 +63,10 @@ def event_of(record: Record) -> Event:
     kind, player, x = record
     if kind == PLAY:
         suit = SUITS[x // V - 1] if x >= V else None
-        return Event("play", player, CARDS[x % V], suit)
+        return Event("play", player, ALL_VALUES[x % V], suit)
     if kind in (OPEN, BACK):
-        return Event(KINDS[kind], player, CARDS[x])
-    if kind in (DRAW, PENALTY):
+        return Event(KINDS[kind], player, ALL_VALUES[x])
+    if kind in (DRAW, PENALTY, RESHUFFLE, CAUGHT):
         return Event(KINDS[kind], player, count=x)
     return Event(KINDS[kind], player)
 

@@ -1,10 +1,11 @@
 """A match: rounds played to a target, with running totals and a rotating dealer.
 
-The target is ``target_per_player`` × players (100 with two, 150 with three, 200 with four).
-After a round, if some total has reached it the match is over and the highest total wins
-(a tie at the top shares the win). The first round is dealt by player 0 (the host's seat);
-the deal passes to the next player each round. A rematch starts again at 0 with the same
-players.
+The target is ``target_per_player`` × players (100 with two, 150 with three, 200 with four),
+or the rule set's fixed ``target_points``. After a round, if some total has reached it the
+match is over and the highest total wins (a tie at the top shares the win); with penalty
+scoring the lowest total wins (a tie shares it). The first round is dealt by player 0 (the
+host's seat); the deal passes to the next player each round. A rematch starts again at 0
+with the same players.
 """
 
 from __future__ import annotations
@@ -36,10 +37,11 @@ class Match:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """The players with the highest total once the match is over, else ()."""
+        """The players with the best total once the match is over, else (): the highest,
+        or with penalty scoring the lowest."""
         if not self.finished:
             return ()
-        best = max(self.totals)
+        best = min(self.totals) if self.rules.scoring == "penalty" else max(self.totals)
         return tuple(i for i, total in enumerate(self.totals) if total == best)
 
     @property

@@ -2,7 +2,10 @@
 
 Notation (what the web layer posts): ``"10H"`` plays the 10 of hearts; ``"8H:S"`` plays the
 8 of hearts naming spades; ``"8H"`` plays an 8 without naming a suit (only legal as the
-player's last card); ``"draw"`` draws a card or takes a pending penalty; ``"pass"`` passes.
+player's last card); ``"JK"`` plays a joker; a final ``"!"`` (``"10H!"``, ``"8H:S!"``) plays
+the second-to-last card announcing "¡Última carta!"; ``"draw"`` draws a card or takes a
+pending penalty; ``"pass"`` passes; ``"catch"`` catches the player who did not announce
+their last card (they draw the fine).
 """
 
 from __future__ import annotations
@@ -14,10 +17,12 @@ from .cards import SUITS, Card
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play ``card``; ``suit`` is the suit named with a wild card (an 8), else None."""
+    """Play ``card``; ``suit`` is the suit named with a wild card (an 8), else None;
+    ``announce``: the player says "¡Última carta!" as this play leaves them one card."""
 
     card: Card
     suit: str | None = None
+    announce: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card):
@@ -26,7 +31,8 @@ class Play:
             raise ValueError(f"not a suit: {self.suit!r}")
 
     def __str__(self) -> str:
-        return f"{self.card}:{self.suit}" if self.suit else str(self.card)
+        text = f"{self.card}:{self.suit}" if self.suit else str(self.card)
+        return text + "!" if self.announce else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +45,22 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    """Pass: only when the stock is empty and no card in hand can be played."""
+    """Pass: when nothing can be drawn or played, or after a draw-one draw."""
 
     def __str__(self) -> str:
         return "pass"
 
 
-Move = Play | Draw | Pass
+@dataclass(frozen=True, slots=True)
+class Catch:
+    """Catch the player who was left with one card without announcing it: they draw the
+    fine. The player to move may do it before their own move; it does not end their turn."""
+
+    def __str__(self) -> str:
+        return "catch"
+
+
+Move = Play | Draw | Pass | Catch
 
 
 def move_to_str(move: Move) -> str:
@@ -60,5 +75,10 @@ def parse_move(text: str) -> Move:
         return Draw()
     if word.lower() == "pass":
         return Pass()
-    card, _, suit = word.upper().partition(":")
-    return Play(Card.parse(card), suit or None)
+    if word.lower() == "catch":
+        return Catch()
+    announce = word.endswith("!")
+    card, _, suit = word.removesuffix("!").upper().partition(":")
+    if "#" in card:
+        raise ValueError(f"not a move: {text!r}")
+    return Play(Card.parse(card), suit or None, announce)

@@ -1,16 +1,40 @@
-"""Spanish names and symbols for cards and suits, as the UI shows them."""
+"""Spanish names and symbols for cards and suits, as the UI shows them.
+
+The joker (``"JK"``, suit ``""``) is "comodín", symbol 🃏: ``SUIT_SYMBOLS[joker.suit]`` and
+``SUIT_NAMES[joker.suit]`` give those (the tables list the four suits; the joker's empty
+suit is answered on lookup), and `card_symbol` / `card_name` name any card.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cards import Card
+from .cards import JOKER_RANK, JOKER_SUIT, Card
 from .history import Event
 
-SUIT_NAMES: dict[str, str] = {"S": "picas", "H": "corazones", "D": "diamantes", "C": "tréboles"}
-SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+JOKER_SYMBOL = "🃏"
+JOKER_NAME = "comodín"
 
-RANK_NAMES: dict[str, str] = {"A": "as", "J": "jota", "Q": "reina", "K": "rey"}
+
+class _SuitTable(dict[str, str]):
+    """The four suits; looking up the joker's suit gives ``joker`` instead of a KeyError."""
+
+    def __init__(self, suits: dict[str, str], joker: str) -> None:
+        super().__init__(suits)
+        self._joker = joker
+
+    def __missing__(self, key: str) -> str:
+        if key == JOKER_SUIT:
+            return self._joker
+        raise KeyError(key)
+
+
+SUIT_NAMES: dict[str, str] = _SuitTable(
+    {"S": "picas", "H": "corazones", "D": "diamantes", "C": "tréboles"}, JOKER_NAME
+)
+SUIT_SYMBOLS: dict[str, str] = _SuitTable({"S": "♠", "H": "♥", "D": "♦", "C": "♣"}, JOKER_SYMBOL)
+
+RANK_NAMES: dict[str, str] = {"A": "as", "J": "jota", "Q": "reina", "K": "rey", "JK": JOKER_NAME}
 _FEMININE = {"J", "Q"}
 
 
@@ -25,9 +49,17 @@ def rank_with_article(rank: str) -> str:
 
 
 def card_name(card: Card | str) -> str:
-    """``"10H"`` -> ``"10 de corazones"``, ``"AS"`` -> ``"as de picas"``."""
+    """``"10H"`` -> ``"10 de corazones"``, ``"AS"`` -> ``"as de picas"``, ``"JK"`` ->
+    ``"comodín"``."""
     card = Card.parse(card)
+    if card.rank == JOKER_RANK:
+        return JOKER_NAME
     return f"{rank_name(card.rank)} de {SUIT_NAMES[card.suit]}"
+
+
+def card_symbol(card: Card | str) -> str:
+    """The symbol shown with the card: its suit's, or 🃏 for the joker."""
+    return SUIT_SYMBOLS[Card.parse(card).suit]
 
 
 def card_with_article(card: Card | str) -> str:
@@ -51,4 +83,7 @@ def describe_event(event: Event, name_of: Callable[[int], str]) -> str:
         "skip": f"{who} pierde el turno",
         "out": f"{who} se quedó sin cartas",
         "blocked": "La mesa se bloqueó",
+        "reshuffle": f"Se baraja el descarte: {cards} forman el mazo nuevo",
+        "announce": f"{who} dijo «¡Última carta!»",
+        "caught": f"{who} no dijo «¡Última carta!» y robó {cards}",
     }[event.kind]

@@ -17,10 +17,40 @@ Rules (RULES.md is the full text; the decisions it marks are held by tests/engin
   without a play (blocked: the fewest hand points collect the difference from each player
   with more; tied lowest players each collect).
 
+House rules (`RuleSet` fields; RULES.md's last section):
+- ``empty_stock="reshuffle"``: a draw from an empty stock first shuffles the discard pile but
+  its top card into a new stock (a ``reshuffle`` event). The shuffle is seeded by the round's
+  own seed (drawn from the dealing rng, kept in the round and its JSON, advanced by each
+  reshuffle), so a round replays identically. Drawing is possible while the stock or the
+  discard below its top has a card; a pass is forced only when neither has. A turn in which
+  a card was drawn is not idle, so the table blocks only after a full lap of forced passes
+  or penalties (everybody stuck with nothing left to draw).
+- ``draw_policy="draw_one"``: a voluntary draw takes one card; then the only moves are
+  playing THAT card (if it fits) or passing. ``"draw_ends_turn"``: drawing one card ends the
+  turn. ``"until_playable"`` is the product's.
+- ``scoring="penalty"``: at the end of a round every player gains the points of their own
+  hand (the player who went out 0; blocked: everybody, the lowest hands are the winners).
+- ``announce_fine``: a player who plays their second-to-last card may announce "¡Última
+  carta!" with it (the play's ``announce`` flag). If they did not, the player to move next
+  may, before their own move, catch them (`Catch`): the forgetful player draws the fine and
+  the catcher goes on with their turn. Any other move ends the chance.
+- Jokers: playable on any card (unless a penalty is pending), they name no suit and leave
+  the active suit as it was; they never open the discard (back into the stock, as an 8).
+  A ``copy`` card (two players only) may be played on any card and repeats the effect of
+  the card it covers.
+
+Termination: every turn is finite (draw_one / draw_ends_turn draw once; until_playable can
+draw only the cards outside the hands, and only plays feed the discard). Without reshuffles
+every play takes a card out of the hands for good and every draw takes one from a finite
+stock, so a round ends within a bounded number of moves. A round rebuilds the stock at most
+``max_reshuffles`` times (3 in the presets: real rounds rarely need one); after that it goes
+on as "pass_and_block", so it ends too.
+
 Move encoding: see `encoding` (``legal_actions`` / ``apply_action`` on ints, the fast path
 robots' playouts use); ``legal_moves`` / ``apply_move`` are the same on `Move` values.
 An 8 is listed once per suit it can name, except as a player's last card: then it is listed
-once, naming no suit.
+once, naming no suit. With the announcement, a play that leaves one card is listed twice:
+plain, then announcing; ``Catch`` comes last.
 """
 
 from __future__ import annotations
@@ -29,9 +59,13 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from .cards import CARDS, RANKS, SUITS, Card
+from .cards import ALL_VALUES, JOKER_RANK, RANKS, SUITS, Card
 from .encoding import (
+    ANNOUNCED,
+    CATCH,
+    COPY,
     DRAW,
+    JOKER,
     N_RANKS,
     N_SUITS,
     NO_EFFECT,
@@ -44,14 +78,27 @@ from .encoding import (
     ids_of,
     tables_for,
 )
-from .history import BACK, BLOCKED, OPEN, OUT, PLAY, Chain, Event, event_of, records
+from .history import (
+    ANNOUNCE,
+    BACK,
+    BLOCKED,
+    CAUGHT,
+    OPEN,
+    OUT,
+    PLAY,
+    RESHUFFLE,
+    Chain,
+    Event,
+    event_of,
+    records,
+)
 from .history import DRAW as DRAW_EVENT
 from .history import PASS as PASS_EVENT
 from .history import PENALTY as PENALTY_EVENT
 from .history import SKIP as SKIP_EVENT
-from .moves import Draw, Move, Play, parse_move
+from .moves import Catch, Draw, Move, Play, parse_move
 from .notation import SUIT_SYMBOLS, rank_with_article
-from .rules import PRESETS, RuleSet
+from .rules import PRESETS, RuleSet, deck_cards
 
 
 class IllegalMove(ValueError):
@@ -65,13 +112,14 @@ class Round:
     Public fields: ``rules``, ``players``, ``dealer``, ``turn``, ``direction`` (+1 / -1),
     ``pending_draw`` (0 when no penalty is pending), ``finished``, ``blocked``, ``winners``
     (tuple of players, empty until the end) and ``round_points`` (what each player gained
-    when the round ended; zeros before). Cards come through the properties below.
+    when the round ended; zeros before). Cards come through the properties below; the
+    house rules add ``drawn``, ``exposed``, ``seed``, ``discard_size`` and ``can_draw``.
     """
 
     __slots__ = (
         "rules", "players", "dealer", "_t", "_hands", "_stock", "_pos", "_top", "_suit",
         "turn", "direction", "pending_draw", "_pending_rank", "_idle", "finished", "blocked",
-        "winners", "round_points", "_history",
+        "winners", "round_points", "_history", "_seed", "_drawn", "_exposed", "_reshuffled",
     )  # fmt: skip
 
     rules: RuleSet
@@ -93,6 +141,10 @@ class Round:
     winners: tuple[int, ...]
     round_points: tuple[int, ...]
     _history: Chain
+    _seed: int  # seeds the next reshuffle of the discard pile
+    _drawn: int  # draw_one: the id of the card drawn this turn, -1 before a draw
+    _exposed: int  # the player who may be caught without "¡Última carta!", -1 for none
+    _reshuffled: int  # times the stock was rebuilt from the discard pile
 
     def _copy(self) -> Round:
         new = object.__new__(Round)
@@ -115,6 +167,13 @@ class Round:
         new.winners = self.winners
         new.round_points = self.round_points
         new._history = self._history
+        if not self._t.plain:
+            # Only the house rules read these; a round assembled field by field (robots'
+            # guesses) may lack them, and its first copy gives them their neutral values.
+            new._seed = getattr(self, "_seed", 0)
+            new._drawn = getattr(self, "_drawn", -1)
+            new._exposed = getattr(self, "_exposed", -1)
+            new._reshuffled = getattr(self, "_reshuffled", 0)
         return new
 
     @property
@@ -129,7 +188,7 @@ class Round:
     @property
     def stock(self) -> tuple[Card, ...]:
         """The stock, top card first."""
-        return tuple(CARDS[i % V] for i in self._stock[self._pos :])
+        return tuple(ALL_VALUES[i % V] for i in self._stock[self._pos :])
 
     @property
     def stock_size(self) -> int:
@@ -137,7 +196,7 @@ class Round:
 
     @property
     def top(self) -> Card:
-        return CARDS[self._top]
+        return ALL_VALUES[self._top]
 
     @property
     def active_suit(self) -> str:
@@ -146,7 +205,9 @@ class Round:
     @property
     def pending_rank(self) -> str | None:
         """The rank that may answer the pending penalty (None if none may)."""
-        return RANKS[self._pending_rank] if self.pending_draw and self._pending_rank >= 0 else None
+        if self.pending_draw and self._pending_rank >= 0:
+            return rank_text(self._pending_rank)
+        return None
 
     @property
     def history(self) -> tuple[Event, ...]:
@@ -154,8 +215,41 @@ class Round:
 
     @property
     def discard(self) -> tuple[Card, ...]:
-        """The discard pile, bottom first (the opening card, then every card played)."""
-        return tuple(e.card for e in self.history if e.kind in ("open", "play"))
+        """The discard pile, bottom first (the opening card, then every card played; after a
+        reshuffle, the card left on top then)."""
+        pile: list[Card] = []
+        for kind, _, x in records(self._history):
+            if kind in (PLAY, OPEN):
+                pile.append(ALL_VALUES[x % V])
+            elif kind == RESHUFFLE:
+                del pile[:-1]
+        return tuple(pile)
+
+    @property
+    def discard_size(self) -> int:
+        return self._t.n_ids - sum(h.bit_count() for h in self._hands) - self.stock_size
+
+    @property
+    def can_draw(self) -> bool:
+        """Whether a draw can take a card: from the stock, or reshuffling the discard."""
+        return self._pos < len(self._stock) or (self.can_reshuffle and self.discard_size > 1)
+
+    @property
+    def can_reshuffle(self) -> bool:
+        """Whether the rules let the stock be rebuilt (once more) from the discard pile."""
+        return self.rules.reshuffles and self._reshuffled < self.rules.max_reshuffles
+
+    @property
+    def drawn(self) -> Card | None:
+        """draw_one: the card the player to move drew this turn (only it may be played)."""
+        if self._t.plain or self._drawn < 0:
+            return None
+        return ALL_VALUES[self._drawn % V]
+
+    @property
+    def exposed(self) -> int | None:
+        """The player who may be caught without having announced "¡Última carta!"."""
+        return None if self._t.plain or self._exposed < 0 else self._exposed
 
     @property
     def idle_turns(self) -> int:
@@ -167,8 +261,14 @@ class Round:
             self.rules, self.players, self.dealer, tuple(map(cards_of, self._hands)),
             self.stock, self._top, self._suit, self.turn, self.direction, self.pending_draw,
             self._pending_rank, self._idle, self.finished, self.blocked, self.winners,
-            self.round_points, tuple(records(self._history)),
+            self.round_points, tuple(records(self._history)), self.seed, self.drawn,
+            self.exposed,
         )  # fmt: skip
+
+    @property
+    def seed(self) -> int:
+        """The seed of the next reshuffle of the discard pile (0 when the rules never do)."""
+        return 0 if self._t.plain else self._seed
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Round) and self._key() == other._key()
@@ -184,19 +284,25 @@ class Round:
         )
 
 
+def rank_text(rank: int) -> str:
+    """A rank index as notation; 13 is the joker's."""
+    return JOKER_RANK if rank == N_RANKS else RANKS[rank]
+
+
 def cards_of(hand: int) -> tuple[Card, ...]:
     """The cards of a hand bitmask, in card order (copies of extra decks included)."""
-    return tuple(sorted(CARDS[i % V] for i in ids_of(hand)))
+    return tuple(sorted(ALL_VALUES[i % V] for i in ids_of(hand)))
 
 
 def ids_for(cards: Iterable[Card | str], decks: int) -> list[int]:
-    """Card ids for a sequence of cards: the n-th copy of a value gets the n-th deck's id."""
+    """Card ids for a sequence of cards: the n-th copy of a value gets the n-th layer's id
+    (``decks``: the id layers, `Tables.decks`)."""
     seen: Counter[int] = Counter()
     ids = []
     for card in cards:
         value = Card.parse(card).value
         if seen[value] >= decks:
-            raise ValueError(f"too many copies of {CARDS[value]}")
+            raise ValueError(f"too many copies of {ALL_VALUES[value]}")
         ids.append(seen[value] * V + value)
         seen[value] += 1
     return ids
@@ -221,20 +327,25 @@ def new_round(
     size = rules.hand_size(players)
     if not 0 <= dealer < players:
         raise ValueError(f"no player {dealer} to deal")
-    t = tables_for(rules)
+    t = tables_for(rules, players)
+    reshuffle_seed = 0
     if deck is None:
-        ids = list(range(t.n_ids))
-        (rng or random.Random(seed)).shuffle(ids)
+        ids = list(t.ids)
+        rng = rng or random.Random(seed)
+        rng.shuffle(ids)
+        if rules.reshuffles:  # only then: the product's deals stay as they were
+            reshuffle_seed = rng.getrandbits(32)
     else:
-        ids = ids_for(deck, rules.decks)
-        if len(ids) != t.n_ids:
-            raise ValueError(f"a deck has {t.n_ids} cards, not {len(ids)}")
+        ids = ids_for(deck, t.decks)
+        if sorted(ids) != sorted(t.ids):
+            raise ValueError(f"a deck has {t.n_ids} cards, not those {len(ids)}")
+        reshuffle_seed = seed or 0
     hands = [0] * players
     for i in range(size * players):
         hands[(dealer + 1 + i) % players] |= 1 << ids[i]
     stock = ids[size * players :]
     history: Chain = None
-    while t.wild >> (stock[0] % V) & 1:
+    while t.no_open >> (stock[0] % V) & 1:
         wild = stock.pop(0)
         stock.insert(len(stock) // 2, wild)
         history = ((BACK, dealer, wild % V), history)
@@ -260,7 +371,11 @@ def new_round(
     st.winners = ()
     st.round_points = (0,) * players
     st._history = ((OPEN, dealer, top), history)
-    _after_play(st, t, dealer, top)  # the opening card acts as if the dealer played it
+    st._seed = reshuffle_seed
+    st._drawn = -1
+    st._exposed = -1
+    st._reshuffled = 0
+    _after_play(st, t, dealer, top, top)  # the opening card acts as if the dealer played it
     return st
 
 
@@ -282,7 +397,7 @@ def stacked_deck(
         raise ValueError(f"each hand needs {size} cards")
     dealt = [hands[(dealer + 1 + i) % players][i // players] for i in range(size * players)]
     chosen = [Card.parse(c) for c in [*dealt, top, *stock]]
-    rest = Counter({card: rules.decks for card in CARDS}) - Counter(chosen)
+    rest = Counter(deck_cards(rules, players)) - Counter(chosen)
     return chosen + sorted(rest.elements())
 
 
@@ -293,6 +408,8 @@ def legal_actions(state: Round) -> list[int]:
     """The actions of the player to move (see `encoding`); empty once the round is over."""
     if state.finished:
         return []
+    if not state._t.plain:
+        return house_actions(state)
     return actions_for(
         state._t,
         state._hands[state.turn],
@@ -307,7 +424,8 @@ def legal_actions(state: Round) -> list[int]:
 def actions_for(
     t: Tables, hand: int, top: int, suit: int, pending: int, pending_rank: int, can_draw: bool
 ) -> list[int]:
-    """The legal actions of a hand in a position: the one definition of legality."""
+    """The legal actions of a hand in a position under the product's policies: the one
+    definition of which cards may be played (`house_actions` adds the house rules)."""
     values = hand if t.decks == 1 else t.values(hand)
     actions = []
     if pending:
@@ -336,6 +454,42 @@ def actions_for(
         actions.append(DRAW)
     elif not actions:
         actions.append(PASS)
+    return actions
+
+
+def house_actions(st: Round) -> list[int]:
+    """`actions_for` with the house rules: the drawn card only after a draw-one draw, the
+    reshuffle as a source of draws, announced plays, the catch."""
+    return house_actions_for(
+        st._t, st._hands[st.turn], st._top, st._suit, st.pending_draw, st._pending_rank,
+        st.can_draw, st._drawn % V if st._drawn >= 0 else -1, 0 <= st._exposed != st.turn,
+    )  # fmt: skip
+
+
+def house_actions_for(
+    t: Tables,
+    hand: int,
+    top: int,
+    suit: int,
+    pending: int,
+    pending_rank: int,
+    can_draw: bool,
+    drawn: int,
+    can_catch: bool,
+) -> list[int]:
+    """`house_actions` from the parts of a position (``drawn``: a value or -1)."""
+    if drawn >= 0:
+        actions = actions_for(t, hand, top, suit, 0, -1, False)
+        actions = [a for a in actions if a < DRAW and a % V == drawn]
+        actions.append(PASS)
+    else:
+        actions = actions_for(t, hand, top, suit, pending, pending_rank, can_draw)
+    if t.rules.announces:
+        if hand.bit_count() == 2:
+            plays = [a for a in actions if a < DRAW]
+            actions = plays + [a + ANNOUNCED for a in plays] + actions[len(plays) :]
+        if can_catch:
+            actions.append(CATCH)
     return actions
 
 
@@ -372,6 +526,11 @@ def random_playout(state: Round, rng: random.Random) -> Round:
     rand = rng.random
     t = st._t
     hands = st._hands  # the copy's own list: _step updates it in place
+    if not t.plain:
+        while not st.finished:
+            actions = house_actions(st)
+            _step(st, actions[int(rand() * len(actions))])
+        return st
     while not st.finished:
         # actions_for directly (not legal_actions): one call less per move on the hot path.
         actions = actions_for(
@@ -385,60 +544,149 @@ def random_playout(state: Round, rng: random.Random) -> Round:
 def _step(st: Round, action: int) -> None:
     """Apply a legal action to ``st`` in place (only ever to a fresh private copy)."""
     p = st.turn
-    if action >= DRAW:
-        if action == PASS:
-            st._history = ((PASS_EVENT, p, 0), st._history)
-            _idle_turn(st, p)
-        elif st.pending_draw:
-            pos = st._pos
-            end = min(pos + st.pending_draw, len(st._stock))
-            hand = st._hands[p]
-            for i in st._stock[pos:end]:
-                hand |= 1 << i
-            st._hands[p] = hand
-            st._pos = end
-            st.pending_draw = 0
-            st._pending_rank = -1
-            st._history = ((PENALTY_EVENT, p, end - pos), st._history)
-            _idle_turn(st, p)
-        else:
-            st._hands[p] |= 1 << st._stock[st._pos]
-            st._pos += 1
-            st._history = ((DRAW_EVENT, p, 1), st._history)
-        return
     t = st._t
+    if not t.plain and st._exposed >= 0 and action != CATCH:
+        st._exposed = -1  # the next player acted: too late to catch
+    announce = False
+    if action >= DRAW:
+        if action < ANNOUNCED:
+            _no_play(st, p, action)
+            return
+        action -= ANNOUNCED
+        announce = True
     value = action % V
     hand = st._hands[p]
     copies = hand & t.copies[value]
     hand ^= copies & -copies
     st._hands[p] = hand
+    covered = st._top
     st._top = value
     st._history = ((PLAY, p, action), st._history)
+    if not t.plain:
+        st._drawn = -1
+        if announce:
+            st._history = ((ANNOUNCE, p, 0), st._history)
+        elif st.rules.announces and hand and not hand & (hand - 1):
+            st._exposed = p
     if not hand:
-        st._suit = value // N_RANKS
+        if value != JOKER:
+            st._suit = value // N_RANKS
         st._history = ((OUT, p, 0), st._history)
-        others = sum(t.hand_points(h) for h in st._hands)
-        _finish(st, (p,), tuple(others if i == p else 0 for i in range(st.players)))
+        if st.rules.scoring == "penalty":
+            _finish(st, (p,), tuple(t.hand_points(h) for h in st._hands))
+        else:
+            others = sum(t.hand_points(h) for h in st._hands)
+            _finish(st, (p,), tuple(others if i == p else 0 for i in range(st.players)))
         return
-    st._suit = action // V - 1 if action >= V else value // N_RANKS
+    if action >= V:
+        st._suit = action // V - 1
+    elif value != JOKER:  # a joker leaves the active suit as it was
+        st._suit = value // N_RANKS
     st._idle = 0
-    _after_play(st, t, p, value)
+    _after_play(st, t, p, value, covered)
 
 
-def _after_play(st: Round, t: Tables, p: int, value: int) -> None:
-    """Pass the turn on after ``p`` played ``value``, applying the card's effect."""
+def _no_play(st: Round, p: int, action: int) -> None:
+    """A draw, a pass, a penalty taken or a catch."""
+    if action == PASS:
+        st._history = ((PASS_EVENT, p, 0), st._history)
+        if not st._t.plain and st._drawn >= 0:  # draw_one: the drawn card was kept
+            st._drawn = -1
+            _drew_and_ended(st, p)
+        else:
+            _idle_turn(st, p)
+    elif action == CATCH:
+        caught = st._exposed
+        st._exposed = -1
+        count = _draw_cards(st, caught, st.rules.announce_fine)
+        st._history = ((CAUGHT, caught, count), st._history)
+    elif st.pending_draw:
+        count = _draw_cards(st, p, st.pending_draw)
+        st.pending_draw = 0
+        st._pending_rank = -1
+        st._history = ((PENALTY_EVENT, p, count), st._history)
+        _idle_turn(st, p)
+    elif st._t.plain:
+        st._hands[p] |= 1 << st._stock[st._pos]
+        st._pos += 1
+        st._history = ((DRAW_EVENT, p, 1), st._history)
+    else:
+        _draw_cards(st, p, 1)
+        st._history = ((DRAW_EVENT, p, 1), st._history)
+        policy = st.rules.draw_policy
+        if policy == "draw_one":
+            st._drawn = st._stock[st._pos - 1]
+        elif policy == "draw_ends_turn":
+            _drew_and_ended(st, p)
+
+
+def _after_play(st: Round, t: Tables, p: int, value: int, covered: int) -> None:
+    """Pass the turn on after ``p`` played ``value`` on ``covered``, applying its effect."""
     effect = t.effect[value]
     d = st.direction
     if effect != NO_EFFECT:
+        if effect == COPY:  # repeats the covered card's effect (a copy of a copy: nothing)
+            value = covered
+            effect = t.effect[value] if t.effect[value] != COPY else NO_EFFECT
         if effect == PENALTY:
             st.pending_draw += t.amount[value]
-            st._pending_rank = value % N_RANKS if t.stackable[value] else -1
+            st._pending_rank = _rank(value) if t.stackable[value] else -1
         elif effect == SKIP:
             p = (p + d) % st.players  # the skipped player has no turn: not an idle turn
             st._history = ((SKIP_EVENT, p, 0), st._history)
-        elif st.players > 2:  # REVERSE; with two players it does nothing
+        elif effect != NO_EFFECT and st.players > 2:  # REVERSE; with two players nothing
             st.direction = d = -d
     st.turn = (p + d) % st.players
+
+
+def _rank(value: int) -> int:
+    return N_RANKS if value == JOKER else value % N_RANKS
+
+
+def _draw_cards(st: Round, p: int, count: int) -> int:
+    """``p`` draws up to ``count`` cards, reshuffling the discard if the rules say so;
+    returns how many were drawn (fewer when there are no more)."""
+    drawn = 0
+    for _ in range(count):
+        if st._pos == len(st._stock) and not (st.can_reshuffle and _reshuffle(st, p)):
+            break
+        st._hands[p] |= 1 << st._stock[st._pos]
+        st._pos += 1
+        drawn += 1
+    return drawn
+
+
+def _reshuffle(st: Round, p: int) -> bool:
+    """The discard pile but its top card becomes the stock, shuffled by the round's seed;
+    False when there is nothing below the top card."""
+    t = st._t
+    rest = t.full
+    for hand in st._hands:
+        rest &= ~hand
+    for i in st._stock[st._pos :]:
+        rest &= ~(1 << i)
+    top = rest & t.copies[st._top]
+    rest ^= top & -top
+    if not rest:
+        return False
+    ids = ids_of(rest)
+    rng = random.Random(st._seed)
+    rng.shuffle(ids)
+    st._seed = rng.getrandbits(32)
+    st._stock = tuple(ids)
+    st._pos = 0
+    st._reshuffled += 1
+    st._history = ((RESHUFFLE, p, len(ids)), st._history)
+    return True
+
+
+def _drew_and_ended(st: Round, p: int) -> None:
+    """``p``'s turn ended after drawing a card, without a play."""
+    if st.can_reshuffle:  # cards still flow: not an idle turn
+        st._idle = 0
+        st.turn = (p + st.direction) % st.players
+    else:
+        _idle_turn(st, p)
 
 
 def _idle_turn(st: Round, p: int) -> None:
@@ -451,8 +699,11 @@ def _idle_turn(st: Round, p: int) -> None:
     points = [st._t.hand_points(h) for h in st._hands]
     low = min(points)
     winners = tuple(i for i, x in enumerate(points) if x == low)
-    collected = sum(x - low for x in points)  # tied winners differ by 0 from each other
-    _finish(st, winners, tuple(collected if x == low else 0 for x in points))
+    if st.rules.scoring == "penalty":
+        _finish(st, winners, tuple(points))
+    else:
+        collected = sum(x - low for x in points)  # tied winners differ by 0 from each other
+        _finish(st, winners, tuple(collected if x == low else 0 for x in points))
     st.blocked = True
 
 
@@ -462,6 +713,8 @@ def _finish(st: Round, winners: tuple[int, ...], points: tuple[int, ...]) -> Non
     st.round_points = points
     st.pending_draw = 0
     st._pending_rank = -1
+    st._drawn = -1
+    st._exposed = -1
 
 
 # --- Why a move is not legal ----------------------------------------------------------
@@ -478,6 +731,7 @@ def why_not_playable(state: Round, card: Card | str) -> str | None:
         state._pending_rank,
         state.finished,
         Card.parse(card),
+        -1 if state._t.plain else state._drawn,
     )
 
 
@@ -490,11 +744,14 @@ def card_reason(
     pending_rank: int,
     finished: bool,
     card: Card,
+    drawn: int = -1,
 ) -> str | None:
     if finished:
         return "La ronda terminó"
     if not t.values(hand) >> card.value & 1:
         return "Esa carta no está en tu mano"
+    if drawn >= 0 and card.value != drawn % V:
+        return "Después de robar solo puedes jugar la carta que robaste, o pasar"
     if pending:
         if pending_rank == card.value % N_RANKS:
             return None
@@ -503,31 +760,40 @@ def card_reason(
         return None
     wilds = " o ".join(rank_with_article(r) for r in RANKS if t.wild >> RANKS.index(r) & 1)
     symbol = SUIT_SYMBOLS[SUITS[suit]]
-    if t.wild >> top & 1:
+    if t.wild >> top & 1 or top == JOKER:
         return f"Tienes que jugar {symbol} o {wilds}"
-    return f"Tienes que jugar {symbol}, {rank_with_article(CARDS[top].rank)} o {wilds}"
+    return f"Tienes que jugar {symbol}, {rank_with_article(ALL_VALUES[top].rank)} o {wilds}"
 
 
 def _penalty_reason(pending: int, pending_rank: int) -> str:
     if pending_rank < 0:
         return f"Tienes que robar {pending}"
-    return f"Tienes que responder con {rank_with_article(RANKS[pending_rank])} o robar {pending}"
+    rank = rank_with_article(rank_text(pending_rank))
+    return f"Tienes que responder con {rank} o robar {pending}"
 
 
 def _reason(state: Round, move: Move) -> str:
     """The message for an illegal ``move`` (legality itself is `legal_actions`)."""
     if state.finished:
         return "La ronda terminó"
+    if isinstance(move, Catch):
+        return "No hay nadie a quien pillar sin anunciar su última carta"
     if isinstance(move, Play):
         reason = why_not_playable(state, move.card)
         if reason:
             return reason
+        if move.announce and not state.rules.announces:
+            return "En estas reglas no se anuncia la última carta"
+        if move.announce and len(state.hands[state.turn]) != 2:
+            return "¡Última carta! se anuncia al jugar la penúltima"
         if not state._t.wild >> move.card.value & 1:
             return f"Con {rank_with_article(move.card.rank)} no se elige palo"
         if move.suit is None:
             return f"Tienes que elegir un palo para el {move.card.rank}"
         return "Con tu última carta no eliges palo: la ronda termina"
     if isinstance(move, Draw):
+        if state.drawn is not None:
+            return "Ya robaste: juega la carta robada o pasa"
         return "El mazo se acabó: no puedes robar"
     if state.pending_draw:
         return _penalty_reason(state.pending_draw, state._pending_rank)

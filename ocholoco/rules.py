@@ -1,10 +1,14 @@
 """Rule sets: every way of playing is a named, frozen `RuleSet`, and `PRESETS` holds them.
 
-Everything the engine varies on is data here (players, hand sizes, decks, wild ranks, what
-each special rank does, points, target), so a house-rule preset is a new entry, not new
-branches. Policy fields are typed with the values the engine implements today; the presets
-of RULES.md's last section (reshuffling the discard, draw-one, penalty scoring, the last-card
-announcement, jokers) add a value there together with the code path that plays it.
+Everything the engine varies on is data here (players, hand sizes, decks, jokers, wild ranks,
+what each special rank does, the draw and empty-stock policies, scoring, target, the
+last-card announcement), so a house-rule preset is a new entry, not new branches.
+A rule set that cannot be played is refused at construction with `InvalidRules`, a
+`ValueError` whose message is in Spanish (the custom-rules form shows it as it is).
+
+Presets, in the order the lobby lists them: "clasico" and "especiales" (the product, RULES.md)
+then "libro", "anuncio" and "chileno" (RULES.md's last section, seeds 001-003).
+`options` builds custom rule sets and stores them as JSON; `describe` says them in Spanish.
 """
 
 from __future__ import annotations
@@ -12,9 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import N_VALUES, RANKS, Card
+from .cards import ALL_VALUES, CARDS, JOKER_RANK, JOKER_VALUE, N_VALUES, RANKS, Card
 
-EffectKind = Literal["skip", "reverse", "draw"]
+EffectKind = Literal["skip", "reverse", "draw", "copy"]
+EmptyStock = Literal["pass_and_block", "reshuffle"]
+DrawPolicy = Literal["until_playable", "draw_one", "draw_ends_turn"]
+Scoring = Literal["winner_takes", "penalty"]
+
+
+class InvalidRules(ValueError):
+    """A rule set that cannot be played; the message says why, in Spanish."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +36,8 @@ class Effect:
     ``reverse``: the direction of play flips (with two players, nothing happens).
     ``draw``: the next player draws ``amount`` and loses the turn unless, when ``stackable``,
     they answer with a card of the same rank: then the penalty grows and passes on.
+    ``copy`` (only for two players): the card may be played on any card and repeats the
+    effect of the card it covers (none if that card has none).
     """
 
     kind: EffectKind
@@ -40,7 +53,8 @@ STANDARD_POINTS: tuple[tuple[str, int], ...] = (
 
 @dataclass(frozen=True)
 class RuleSet:
-    """One complete way to play. ``key`` is stable: tables store it and find it in PRESETS."""
+    """One complete way to play. ``key`` is stable: tables store it and find it in PRESETS
+    (a custom rule set is stored whole, see `options.rules_to_json`)."""
 
     key: str
     label: str
@@ -49,38 +63,77 @@ class RuleSet:
     # (players, cards dealt to each); every count from min to max players must appear.
     hand_sizes: tuple[tuple[int, int], ...] = ((2, 7), (3, 5), (4, 5))
     decks: int = 1
+    # (players, decks) where it differs from ``decks``: e.g. two decks above four players.
+    decks_by_players: tuple[tuple[int, int], ...] = ()
+    jokers: int = 0  # jokers in the whole deck (all decks together)
     wild_ranks: frozenset[str] = frozenset({"8"})
+    # (rank, effect); the rank "JK" gives the jokers their effect.
     effects: tuple[tuple[str, Effect], ...] = ()
-    # The stock is never rebuilt: who cannot play passes; a full lap of idle turns blocks.
-    empty_stock: Literal["pass_and_block"] = "pass_and_block"
-    # Draw whenever the stock is not empty; drawing never ends the turn.
-    draw_policy: Literal["until_playable"] = "until_playable"
-    # The round's winner collects the points of the other hands (or, blocked, the difference).
-    scoring: Literal["winner_takes"] = "winner_takes"
+    # "pass_and_block": the stock is never rebuilt: who cannot play passes and a full lap of
+    # idle turns blocks the table. "reshuffle": the discard pile but its top card is shuffled
+    # into a new stock when a card must be drawn from an empty stock.
+    empty_stock: EmptyStock = "pass_and_block"
+    # With "reshuffle": how many times a round may rebuild the stock; after that the stock
+    # is not rebuilt (as "pass_and_block"), which is what guarantees that every round ends.
+    max_reshuffles: int = 3
+    # "until_playable": draw whenever there is a card to draw; drawing never ends the turn.
+    # "draw_one": draw one card, then play that card if it fits, or pass.
+    # "draw_ends_turn": draw one card and the turn passes.
+    draw_policy: DrawPolicy = "until_playable"
+    # "winner_takes": the round's winner scores the points of the other hands (blocked: the
+    # difference), the highest total wins. "penalty": each player adds the points left in
+    # their own hand, the lowest total wins.
+    scoring: Scoring = "winner_takes"
     target_per_player: int = 50
+    target_points: int = 0  # a fixed match target; 0: ``target_per_player`` × players
+    # Cards a player draws for not announcing "¡Última carta!"; 0: no announcement.
+    announce_fine: int = 0
     points: tuple[tuple[str, int], ...] = STANDARD_POINTS
 
     def __post_init__(self) -> None:
+        check = _check
+        check(2 <= self.min_players <= self.max_players <= 8, "Se juega de 2 a 8 jugadores")
         counts = dict(self.hand_sizes)
-        if not 2 <= self.min_players <= self.max_players:
-            raise ValueError("players: need 2 <= min_players <= max_players")
+        check(1 <= self.decks <= 2, "Se juega con una o dos barajas")
         for players in range(self.min_players, self.max_players + 1):
-            if players not in counts:
-                raise ValueError(f"no hand size for {players} players")
-            if counts[players] * players + 1 > N_VALUES * self.decks:
-                raise ValueError(f"not enough cards to deal to {players} players")
+            check(players in counts, f"Falta cuántas cartas se reparten con {players} jugadores")
+            check(counts[players] >= 1, "Cada jugador recibe al menos una carta")
+            cards = N_VALUES * self.decks_for(players) + self.jokers
+            check(
+                counts[players] * players + 1 <= cards,
+                f"No hay cartas para repartir {counts[players]} a {players} jugadores",
+            )
+        check(all(d in (1, 2) for _, d in self.decks_by_players), "Una o dos barajas")
+        check(0 <= self.jokers <= 4, "Se juega con 0 a 4 comodines")
+        ranks = set(RANKS) | ({JOKER_RANK} if self.jokers else set())
         special = {rank for rank, _ in self.effects}
-        if not special | self.wild_ranks <= set(RANKS) or set(dict(self.points)) != set(RANKS):
-            raise ValueError("unknown rank in wild_ranks, effects or points")
-        if special & self.wild_ranks:
-            raise ValueError("a wild rank cannot also have an effect")
-        if len(self.wild_ranks) == len(RANKS):
-            raise ValueError("some rank must not be wild (the opening card)")
+        check(self.wild_ranks <= set(RANKS), "Solo una carta con palo puede ser comodín de palo")
+        check(special <= ranks, "Hay un efecto para una carta que no está en la baraja")
+        check(set(dict(self.points)) == ranks, "Falta el valor en puntos de alguna carta")
+        check(not special & self.wild_ranks, "Una carta que cambia el palo no puede tener efecto")
+        check(len(self.wild_ranks) < len(RANKS), "Alguna carta tiene que no ser comodín")
+        for rank, effect in self.effects:
+            if effect.kind == "draw":
+                check(1 <= effect.amount <= 10, "Una carta hace robar de 1 a 10 cartas")
+            if effect.kind == "copy":
+                check(self.max_players == 2, "La carta que copia solo se juega entre dos")
+                check(rank != JOKER_RANK, "El comodín no copia")
+        policies = ("until_playable", "draw_one", "draw_ends_turn")
+        check(self.draw_policy in policies, "Forma de robar desconocida")
+        check(self.empty_stock in ("pass_and_block", "reshuffle"), "Mazo vacío: regla desconocida")
+        check(self.scoring in ("winner_takes", "penalty"), "Puntuación desconocida")
+        check(self.target_points >= 0 and self.target_per_player >= 1, "Meta no válida")
+        check(1 <= self.max_reshuffles <= 20, "El descarte se rebaraja de 1 a 20 veces")
+        check(0 <= self.announce_fine <= 10, "La multa por no anunciar es de 0 a 10 cartas")
 
     def hand_size(self, players: int) -> int:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.label}: se juega de {self.min_players} a {self.max_players}")
         return dict(self.hand_sizes)[players]
+
+    def decks_for(self, players: int) -> int:
+        """How many French decks are shuffled together for ``players``."""
+        return dict(self.decks_by_players).get(players, self.decks)
 
     def effect(self, rank: str) -> Effect | None:
         return dict(self.effects).get(rank)
@@ -89,7 +142,20 @@ class RuleSet:
         return dict(self.points)[rank]
 
     def target(self, players: int) -> int:
-        return self.target_per_player * players
+        return self.target_points or self.target_per_player * players
+
+    @property
+    def reshuffles(self) -> bool:
+        return self.empty_stock == "reshuffle"
+
+    @property
+    def announces(self) -> bool:
+        return self.announce_fine > 0
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise InvalidRules(message)
 
 
 def card_points(rules: RuleSet, card: Card) -> int:
@@ -97,11 +163,58 @@ def card_points(rules: RuleSet, card: Card) -> int:
     return rules.card_points(card.rank)
 
 
+def deck_cards(rules: RuleSet, players: int) -> list[Card]:
+    """Every card of the deck ``rules`` deal to ``players``, in card order."""
+    return sorted(CARDS * rules.decks_for(players)) + [ALL_VALUES[JOKER_VALUE]] * rules.jokers
+
+
+ESPECIALES_EFFECTS = (("2", Effect("draw", 2)), ("Q", Effect("skip")), ("A", Effect("reverse")))
+
 CLASICO = RuleSet(key="clasico", label="Clásico")
-ESPECIALES = RuleSet(
-    key="especiales",
-    label="Con especiales",
-    effects=(("2", Effect("draw", 2)), ("Q", Effect("skip")), ("A", Effect("reverse"))),
+ESPECIALES = RuleSet(key="especiales", label="Con especiales", effects=ESPECIALES_EFFECTS)
+LIBRO = RuleSet(
+    key="libro",
+    label="Ocho locos de libro",
+    max_players=6,
+    hand_sizes=((2, 7), (3, 5), (4, 5), (5, 5), (6, 5)),
+    empty_stock="reshuffle",
+    draw_policy="draw_one",
+    scoring="penalty",
+    target_points=100,
+)
+ANUNCIO = RuleSet(
+    key="anuncio",
+    label="Crazy Eights con anuncio",
+    max_players=8,
+    hand_sizes=((2, 7), *((n, 5) for n in range(3, 9))),
+    decks_by_players=tuple((n, 2) for n in range(5, 9)),
+    effects=ESPECIALES_EFFECTS,
+    empty_stock="reshuffle",
+    draw_policy="draw_one",
+    scoring="penalty",
+    target_points=100,
+    announce_fine=2,
+)
+CHILENO = RuleSet(
+    key="chileno",
+    label="Ocho loco chileno",
+    max_players=6,
+    hand_sizes=tuple((n, 8) for n in range(2, 7)),
+    jokers=2,
+    effects=(
+        ("2", Effect("draw", 2)),
+        ("3", Effect("draw", 3)),
+        ("7", Effect("skip")),
+        ("Q", Effect("reverse")),
+        (JOKER_RANK, Effect("draw", 4, stackable=False)),
+    ),  # fmt: skip
+    empty_stock="reshuffle",
+    draw_policy="draw_ends_turn",
+    target_points=100,
+    announce_fine=2,
+    points=(*STANDARD_POINTS, (JOKER_RANK, 30)),
 )
 
-PRESETS: dict[str, RuleSet] = {rules.key: rules for rules in (CLASICO, ESPECIALES)}
+PRESETS: dict[str, RuleSet] = {
+    rules.key: rules for rules in (CLASICO, ESPECIALES, LIBRO, ANUNCIO, CHILENO)
+}

@@ -2,39 +2,43 @@
 
 ``to_json(x)`` gives a dict of plain JSON types (it survives ``json.dumps``/``loads``) with a
 ``"type"`` key; ``from_json(to_json(x)) == x``. Cards are written in their notation
-(``"10H"``), moves in theirs (``"8H:S"``), rule sets by their key in `PRESETS`.
+(``"10H"``), moves in theirs (``"8H:S"``), rule sets by their key in `PRESETS` or, custom,
+as the dict of `options.rules_to_json`. House-rule state is written too: ``seed`` (of the
+next reshuffle), ``drawn`` (draw_one: the card drawn this turn; in a view, only the
+drawer's own) and ``exposed`` (who may be caught without "¡Última carta!"); a missing key
+reads as none, so snapshots from before them still load.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .cards import RANK_INDEX, SUIT_INDEX, Card
-from .encoding import tables_for
+from .cards import SUIT_INDEX, Card
+from .encoding import N_RANKS, V, ids_of, tables_for
 from .history import Event, chain_of, record_of
 from .match import Match
-from .moves import Draw, Pass, Play, parse_move
-from .round import Round, ids_for
-from .rules import PRESETS
+from .moves import Catch, Draw, Pass, Play, parse_move
+from .options import rules_from_json, rules_to_json
+from .round import Round, ids_for, rank_text
 from .view import RoundView
 
-JsonValue = Round | Match | RoundView | Play | Draw | Pass
+JsonValue = Round | Match | RoundView | Play | Draw | Pass | Catch
 
 
 def to_json(obj: JsonValue) -> dict[str, Any]:
-    if isinstance(obj, Play | Draw | Pass):
+    if isinstance(obj, Play | Draw | Pass | Catch):
         return {"type": "move", "move": str(obj)}
     if isinstance(obj, Match):
         return {
             "type": "match",
-            "rules": obj.rules.key,
+            "rules": rules_to_json(obj.rules),
             "players": obj.players,
             "totals": list(obj.totals),
             "round_number": obj.round_number,
             "dealer": obj.dealer,
         }
     table = {
-        "rules": obj.rules.key,
+        "rules": rules_to_json(obj.rules),
         "players": obj.players,
         "dealer": obj.dealer,
         "top": str(obj.top),
@@ -49,6 +53,8 @@ def to_json(obj: JsonValue) -> dict[str, Any]:
         "winners": list(obj.winners),
         "round_points": list(obj.round_points),
         "history": [_event_json(e) for e in obj.history],
+        "exposed": obj.exposed,
+        "drawn": str(obj.drawn) if obj.drawn else None,
     }
     if isinstance(obj, RoundView):
         return {
@@ -57,12 +63,14 @@ def to_json(obj: JsonValue) -> dict[str, Any]:
             "hand": [str(c) for c in obj.hand],
             "hand_sizes": list(obj.hand_sizes),
             "stock_size": obj.stock_size,
+            "discard_size": obj.discard_size,
             **table,
         }
     return {
         "type": "round",
         "hands": [[str(c) for c in hand] for hand in obj.hands],
         "stock": [str(c) for c in obj.stock],
+        "seed": obj.seed,
         **table,
     }
 
@@ -71,7 +79,7 @@ def from_json(data: dict[str, Any]) -> JsonValue:
     kind = data["type"]
     if kind == "move":
         return parse_move(data["move"])
-    rules = PRESETS[data["rules"]]
+    rules = rules_from_json(data["rules"])
     if kind == "match":
         return Match(
             rules, data["players"], tuple(data["totals"]), data["round_number"], data["dealer"]
@@ -93,6 +101,8 @@ def from_json(data: dict[str, Any]) -> JsonValue:
         "winners": tuple(data["winners"]),
         "round_points": tuple(data["round_points"]),
         "history": history,
+        "exposed": data.get("exposed"),
+        "drawn": Card.parse(data["drawn"]) if data.get("drawn") else None,
     }
     if kind == "view":
         return RoundView(
@@ -100,6 +110,7 @@ def from_json(data: dict[str, Any]) -> JsonValue:
             hand=tuple(map(Card.parse, data["hand"])),
             hand_sizes=tuple(data["hand_sizes"]),
             stock_size=data["stock_size"],
+            discard_size=data.get("discard_size", 1),
             **common,
         )
     if kind != "round":
@@ -110,7 +121,8 @@ def from_json(data: dict[str, Any]) -> JsonValue:
 def _round(data: dict[str, Any], common: dict[str, Any]) -> Round:
     rules = common["rules"]
     sizes = [len(hand) for hand in data["hands"]]
-    ids = ids_for([c for hand in data["hands"] for c in hand] + data["stock"], rules.decks)
+    t = tables_for(rules, common["players"])
+    ids = ids_for([c for hand in data["hands"] for c in hand] + data["stock"], t.decks)
     hands, start = [], 0
     for size in sizes:
         hands.append(sum(1 << i for i in ids[start : start + size]))
@@ -119,7 +131,7 @@ def _round(data: dict[str, Any], common: dict[str, Any]) -> Round:
     st.rules = rules
     st.players = common["players"]
     st.dealer = common["dealer"]
-    st._t = tables_for(rules)
+    st._t = t
     st._hands = hands
     st._stock = tuple(ids[start:])
     st._pos = 0
@@ -129,14 +141,25 @@ def _round(data: dict[str, Any], common: dict[str, Any]) -> Round:
     st.direction = common["direction"]
     st.pending_draw = common["pending_draw"]
     rank = common["pending_rank"]
-    st._pending_rank = RANK_INDEX[rank] if rank else -1
+    st._pending_rank = _rank_index(rank) if rank else -1
     st._idle = common["idle_turns"]
     st.finished = common["finished"]
     st.blocked = common["blocked"]
     st.winners = common["winners"]
     st.round_points = common["round_points"]
     st._history = chain_of([record_of(e) for e in common["history"]])
+    st._seed = data.get("seed", 0)
+    st._reshuffled = sum(e.kind == "reshuffle" for e in common["history"])
+    st._exposed = -1 if common["exposed"] is None else common["exposed"]
+    st._drawn = -1
+    drawn = common["drawn"]
+    if drawn is not None:  # the last copy of that value dealt to the player to move
+        st._drawn = max(i for i in ids_of(hands[st.turn]) if i % V == drawn.value)
     return st
+
+
+def _rank_index(rank: str) -> int:
+    return next(i for i in range(N_RANKS + 1) if rank_text(i) == rank)
 
 
 def _event_json(event: Event) -> list[Any]:

@@ -10,11 +10,11 @@ import random
 import time
 from dataclasses import dataclass
 
-from .history import DRAW, PASS, PENALTY, PLAY, records
+from .history import CAUGHT, DRAW, PASS, PENALTY, PLAY, records
 from .round import new_round, random_playout
 from .rules import PRESETS
 
-_MOVE_KINDS = frozenset((PLAY, DRAW, PASS, PENALTY))
+_MOVE_KINDS = frozenset((PLAY, DRAW, PASS, PENALTY, CAUGHT))
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def simulate(rules: str, players: int, rounds: int, seed: int = 0) -> Simulation
     """Play ``rounds`` random rounds (dealer rotating as in a match) and count.
 
     Only dealing and playing are timed. Moves are counted from each round's history:
-    plays, draws, passes and penalties taken.
+    plays, draws, passes, penalties taken and catches.
     """
     ruleset = PRESETS[rules]
     rng = random.Random(seed)

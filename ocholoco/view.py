@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import RANK_INDEX, SUIT_INDEX, Card
+from .cards import SUIT_INDEX, Card
 from .encoding import tables_for
 from .history import Event
 from .moves import Move
-from .round import Round, actions_for, card_reason, ids_for
+from .round import Round, actions_for, card_reason, house_actions_for, ids_for, rank_text
 from .rules import RuleSet
 
 
@@ -42,15 +42,20 @@ class RoundView:
     winners: tuple[int, ...]
     round_points: tuple[int, ...]
     history: tuple[Event, ...]
+    discard_size: int = 1  # cards in the discard pile, its top included
+    exposed: int | None = None  # who may be caught without "¡Última carta!"
+    drawn: Card | None = None  # draw_one: the card the viewer drew this turn (only theirs)
 
     @property
     def my_turn(self) -> bool:
         return self.turn == self.player and not self.finished
 
     def _position(self) -> tuple:
-        t = tables_for(self.rules)
-        hand = sum(1 << i for i in ids_for(self.hand, self.rules.decks))
-        rank = RANK_INDEX[self.pending_rank] if self.pending_rank else -1
+        t = tables_for(self.rules, self.players)
+        hand = sum(1 << i for i in ids_for(self.hand, t.decks))
+        rank = -1
+        if self.pending_rank:
+            rank = next(i for i in range(14) if rank_text(i) == self.pending_rank)
         return t, hand, self.top.value, SUIT_INDEX[self.active_suit], self.pending_draw, rank
 
 
@@ -77,6 +82,9 @@ def view_for(state: Round, player: int) -> RoundView:
         winners=state.winners,
         round_points=state.round_points,
         history=state.history,
+        discard_size=state.discard_size,
+        exposed=state.exposed,
+        drawn=state.drawn if player == state.turn else None,
     )
 
 
@@ -85,7 +93,15 @@ def legal_moves_for_view(view: RoundView) -> list[Move]:
     if not view.my_turn:
         return []
     t, *position = view._position()
-    return [t.moves[a] for a in actions_for(t, *position, view.stock_size > 0)]
+    if t.plain:
+        return [t.moves[a] for a in actions_for(t, *position, view.stock_size > 0)]
+    reshuffles = sum(e.kind == "reshuffle" for e in view.history)
+    can_reshuffle = view.rules.reshuffles and reshuffles < view.rules.max_reshuffles
+    can_draw = view.stock_size > 0 or (can_reshuffle and view.discard_size > 1)
+    drawn = view.drawn.value if view.drawn else -1
+    can_catch = view.exposed is not None and view.exposed != view.player
+    actions = house_actions_for(t, *position, can_draw, drawn, can_catch)
+    return [t.moves[a] for a in actions]
 
 
 def why_not_playable_for_view(view: RoundView, card: Card | str) -> str | None:
@@ -93,7 +109,8 @@ def why_not_playable_for_view(view: RoundView, card: Card | str) -> str | None:
     if not view.my_turn and not view.finished:
         return "No es tu turno"
     t, *position = view._position()
-    return card_reason(t, *position, view.finished, Card.parse(card))
+    drawn = view.drawn.value if view.drawn and view.my_turn else -1
+    return card_reason(t, *position, view.finished, Card.parse(card), drawn)
 
 
 def revealed_hands(state: Round) -> tuple[tuple[Card, ...], ...]:

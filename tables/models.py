@@ -10,6 +10,8 @@ import secrets
 
 from django.db import models
 
+import ocholoco
+
 
 def new_table_code() -> str:
     return secrets.token_urlsafe(9)
@@ -35,14 +37,15 @@ class Table(models.Model):
         HALF_DAY = 12 * 3600, "12 horas"
         DAY = 24 * 3600, "24 horas"
 
-    SEATS = 4
     # A table with no move for this long is archived: read-only, still viewable.
     ARCHIVE_AFTER_DAYS = 30
 
     # The invitation link; the host can renew it, which makes the old link stop working.
-    code = models.CharField(max_length=24, unique=True, default=new_table_code)
-    rules_key = models.CharField(max_length=32)
-    status = models.CharField(max_length=16, choices=Status, default=Status.LOBBY)
+    code = models.CharField("código", max_length=24, unique=True, default=new_table_code)
+    rules_key = models.CharField("reglas", max_length=32)
+    # House rules built at ABRIR MESA ("Reglas de la casa"), as `ocholoco.rules_to_json`.
+    rules_custom = models.JSONField(null=True, blank=True)
+    status = models.CharField("estado", max_length=16, choices=Status, default=Status.LOBBY)
     # Bumped by every change; a move must name the version it was made against.
     version = models.PositiveIntegerField(default=0)
     host_seat = models.PositiveSmallIntegerField(default=0)
@@ -50,13 +53,13 @@ class Table(models.Model):
     match_seats = models.JSONField(default=list, blank=True)
     match_state = models.JSONField(null=True, blank=True)
     round_state = models.JSONField(null=True, blank=True)
-    closed_reason = models.CharField(max_length=200, blank=True)
+    closed_reason = models.CharField("motivo del cierre", max_length=200, blank=True)
     # Seconds a person has for a turn (0: no limit); when it runs out a robot plays that turn.
     turn_limit = models.PositiveIntegerField(choices=TurnLimit, default=TurnLimit.NONE)
     turn_deadline = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    last_move_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField("creada", auto_now_add=True)
+    updated_at = models.DateTimeField("cambiada", auto_now=True)
+    last_move_at = models.DateTimeField("última jugada", null=True, blank=True)
 
     class Meta:
         verbose_name = "mesa"
@@ -66,6 +69,18 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"Mesa {self.code}"
+
+    @property
+    def rules(self) -> ocholoco.RuleSet:
+        """The table's rule set (a preset, or the host's own house rules)."""
+        if self.rules_custom:
+            return ocholoco.rules_from_json(self.rules_custom)
+        return ocholoco.PRESETS[self.rules_key]
+
+    @property
+    def seat_count(self) -> int:
+        """Seats at the table: as many as its rules let play."""
+        return self.rules.max_players
 
     @property
     def group_name(self) -> str:

@@ -17,8 +17,13 @@ from tables.selectors import TableSnapshot, round_summary
 FRAGMENT_EVENT = "table.fragment"
 
 
-def _send(group: str, html: str) -> None:
+def send_fragment(group: str, html: str) -> None:
+    """HTML for every page in `group`; their sockets forward it as it is."""
     async_to_sync(get_channel_layer().group_send)(group, {"type": FRAGMENT_EVENT, "html": html})
+
+
+def _send(group: str, html: str) -> None:
+    send_fragment(group, html)
 
 
 def table_publish(table_id: int) -> None:

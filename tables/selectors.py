@@ -8,6 +8,7 @@ given a card its viewer may not see.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,12 @@ SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 FIGURES = {"K": "♚", "Q": "♛", "J": "♞"}
 
 
+def target_text(rules: ocholoco.RuleSet, target: int) -> str:
+    if rules.scoring == "penalty":
+        return f"la partida termina a {target} puntos y gana quien tenga menos"
+    return f"se gana con {target} puntos"
+
+
 def hand_grid(count: int) -> tuple[int, int, int, int]:
     """How a hand is laid out: (columns, rows) on a phone, then (columns, rows) on a wider
     screen. One row while it fits, then two; a phone takes a third row past 14 cards so that
@@ -30,9 +37,16 @@ def hand_grid(count: int) -> tuple[int, int, int, int]:
     return -(-count // narrow_rows), narrow_rows, -(-count // wide_rows), wide_rows
 
 
-def card_info(card: ocholoco.Card) -> dict[str, str]:
+def card_info(card: ocholoco.Card, label: str | None = None) -> dict[str, str]:
+    """What a face-up card shows. `label` tells apart two copies of a card (two decks):
+    "10H" and "10H#2" in `data-card`."""
+    if card.is_joker:
+        return {
+            "code": label or str(card), "rank": "★", "suit": "", "symbol": "★",
+            "suit_class": "joker", "name": ocholoco.card_name(card), "figure": "★",
+        }
     return {
-        "code": str(card),
+        "code": label or str(card),
         "rank": card.rank,
         "suit": card.suit,
         "symbol": ocholoco.SUIT_SYMBOLS[card.suit],
@@ -40,6 +54,11 @@ def card_info(card: ocholoco.Card) -> dict[str, str]:
         "name": ocholoco.card_name(card),
         "figure": FIGURES.get(card.rank, ""),
     }
+
+
+def cards_info(cards: Sequence[ocholoco.Card]) -> list[dict[str, str]]:
+    labels = ocholoco.copy_labels(cards)
+    return [card_info(card, label) for card, label in zip(cards, labels, strict=True)]
 
 
 def suit_info(suit: str) -> dict[str, str]:
@@ -83,7 +102,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
     in_play = table.status == Table.Status.PLAYING
     public = ocholoco.view_for(state, 0) if state is not None else None
     players = []
-    for number in range(Table.SEATS):
+    for number in range(table.seat_count):
         seat = snapshot.seats.get(number)
         player = snapshot.player_of(number) if table.match_seats else None
         entry: dict[str, Any] = {"number": number, "seat": seat, "in_match": player is not None}
@@ -107,10 +126,11 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
     context: dict[str, Any] = {
         "table": table,
         "version": table.version,
-        "rules": ocholoco.PRESETS[table.rules_key],
+        "rules": table.rules,
         "players": players,
         "status": table.status,
-        "free_seats": Table.SEATS - len(snapshot.seats),
+        "free_seats": table.seat_count - len(snapshot.seats),
+        "many_seats": table.seat_count > 4,
     }
     if public is not None:
         history = list(public.history)
@@ -131,7 +151,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
             ),
             last_moves=[_move_text(snapshot, e) for e in history[-3:]][::-1],
             match=match,
-            target=match.target if match else 0,
+            target_text=target_text(match.rules, match.target) if match else "",
             # After a round ends the match already counts the next one; show the one just played.
             round_number=match.round_number - (0 if in_play else 1) if match else 0,
         )
@@ -146,7 +166,7 @@ def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
     hands = ocholoco.revealed_hands(state)
     rows = []
     for player, number in enumerate(table.match_seats):
-        hand = [card_info(c) for c in hands[player]]
+        hand = cards_info(hands[player])
         rows.append(
             {
                 "name": snapshot.seats[number].name,
@@ -154,17 +174,19 @@ def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
                 "hand_points": sum(match.rules.card_points(c.rank) for c in hands[player]),
                 "gained": state.round_points[player],
                 "total": match.totals[player],
+                "round_winner": player in state.winners,
                 "winner": player in match.winners if match.finished else False,
             }
         )
-    winners = [r["name"] for r in rows if r["gained"] > 0]
+    winners = [r["name"] for r in rows if r["round_winner"]]
     return {
         "rows": rows,
         "blocked": state.blocked,
         "round_winners": winners,
         "match_over": match.finished,
         "match_winners": [r["name"] for r in rows if r["winner"]],
-        "target": match.target,
+        "target_text": target_text(match.rules, match.target),
+        "penalty": match.rules.scoring == "penalty",
     }
 
 
@@ -179,7 +201,7 @@ def panel_context(
         "seat": seat,
         "summary": summary,
         "is_host": seat is not None and seat.number == table.host_seat,
-        "free_numbers": [n for n in range(Table.SEATS) if n not in snapshot.seats],
+        "free_numbers": [n for n in range(table.seat_count) if n not in snapshot.seats],
         "levels": Seat.Level.choices,
         "seated_count": len(snapshot.seats),
         "robots": [s for s in snapshot.seats.values() if s.is_robot],
@@ -187,24 +209,29 @@ def panel_context(
     player = snapshot.player_of(seat.number) if seat is not None else None
     state = snapshot.round
     if summary is not None and player is not None:
-        context["outcome"] = "won" if state.round_points[player] > 0 else "lost"
+        context["outcome"] = "won" if player in state.winners else "lost"
     if player is None or state is None or table.status == Table.Status.LOBBY:
         return context
     view = ocholoco.view_for(state, player)
     my_turn = table.status == Table.Status.PLAYING and view.turn == player
     legal = ocholoco.legal_moves(state) if my_turn else []
     plays: dict[str, list[Any]] = {}
-    draw = pass_ = None
+    draw = pass_ = catch = None
+    can_announce = False
     for move in legal:
         if isinstance(move, ocholoco.Play):
-            plays.setdefault(str(move.card), []).append(move)
+            if move.announce:
+                can_announce = True  # the same plays, saying "¡Última carta!" (the checkbox)
+            else:
+                plays.setdefault(str(move.card), []).append(move)
         elif isinstance(move, ocholoco.Draw):
             draw = ocholoco.move_to_str(move)
         elif isinstance(move, ocholoco.Pass):
             pass_ = ocholoco.move_to_str(move)
+        elif isinstance(move, ocholoco.Catch):
+            catch = ocholoco.move_to_str(move)
     hand = []
-    for card in view.hand:
-        info = card_info(card)
+    for info, card in zip(cards_info(view.hand), view.hand, strict=True):
         moves = plays.get(str(card), [])
         info["playable"] = bool(moves)
         info["move"] = ocholoco.move_to_str(moves[0]) if moves else ""
@@ -220,15 +247,28 @@ def panel_context(
         my_turn=my_turn,
         draw_move=draw,
         pass_move=pass_,
+        catch_move=catch,
+        can_announce=can_announce,
         pending_draw=view.pending_draw,
         in_match=True,
     )
     return context
 
 
+# Seconds a table with only robots left waits on a round's end before dealing the next.
+ROBOTS_NEXT_ROUND_DELAY = 5.0
+
+
+def _only_robots_play(table: Table) -> bool:
+    seats = table.seats.filter(number__in=table.match_seats)
+    return all(seat.plays_as_robot for seat in seats)
+
+
 def _due_in(table: Table, robot_delay: float) -> float | None:
     """Seconds until the runner has a turn to play at `table`, or None: a robot's turn is
     due after `robot_delay`; a person's turn when their time runs out."""
+    if table.status == Table.Status.ROUND_OVER and _only_robots_play(table):
+        return ROBOTS_NEXT_ROUND_DELAY  # nobody is left to tap SIGUIENTE RONDA
     if table.status != Table.Status.PLAYING or not table.round_state:
         return None
     state = ocholoco.from_json(table.round_state)
@@ -252,7 +292,8 @@ def tables_awaiting_turn(robot_delay: float) -> list[tuple[int, int, float]]:
     """(table id, version, seconds until due) of every table in play the runner must visit:
     a robot to move, or a person with a turn limit."""
     pending = []
-    for table in Table.objects.filter(status=Table.Status.PLAYING):
+    in_play = [Table.Status.PLAYING, Table.Status.ROUND_OVER]
+    for table in Table.objects.filter(status__in=in_play):
         due = _due_in(table, robot_delay)
         if due is not None:
             pending.append((table.pk, table.version, due))
@@ -288,7 +329,7 @@ def tables_of_browser(secrets_by_table: dict[str, str]) -> list[dict[str, Any]]:
             "players": others,
             "my_turn": turn_number == mine.number,
             "turn_name": snapshot.seats[turn_number].name if turn_number is not None else "",
-            "rules": ocholoco.PRESETS[table.rules_key].label,
+            "rules": table.rules.label,
         })
     rows.sort(key=lambda r: r["table"].created_at, reverse=True)
     rows.sort(key=lambda r: not r["my_turn"])

@@ -151,7 +151,7 @@ def _check_version(change: Change, version: int | None) -> None:
 
 
 def _free_number(change: Change) -> int:
-    for number in range(Table.SEATS):
+    for number in range(change.table.seat_count):
         if number not in change.seats:
             return number
     raise TableError("La mesa está completa.")
@@ -176,19 +176,37 @@ def _turn_limit(seconds: int | None) -> int:
     return seconds
 
 
-def table_open(*, rules_key: str, host_name: str, turn_limit: int = 0) -> tuple[Table, str]:
-    """ABRIR MESA: a new table with its host in seat 0. Returns the table and the seat secret."""
-    _rules(rules_key)
+def house_rules(options: dict[str, Any]) -> ocholoco.RuleSet:
+    """'Reglas de la casa': a rule set from the form's options, or a refusal in Spanish."""
+    try:
+        return ocholoco.ruleset_from_options(options)
+    except ocholoco.InvalidRules as invalid:
+        raise TableError(f"Esas reglas no se pueden jugar: {invalid}") from None
+
+
+def table_open(
+    *,
+    rules_key: str,
+    host_name: str,
+    turn_limit: int = 0,
+    custom_rules: dict[str, Any] | None = None,
+) -> tuple[Table, str]:
+    """ABRIR MESA: a new table with its host in seat 0. Returns the table and the seat secret.
+
+    `rules_key` names a preset; with `custom_rules` (house rules) it is the custom set's key.
+    """
+    rules = house_rules(custom_rules) if custom_rules is not None else _rules(rules_key)
     name = _clean_name(host_name)
     turn_limit = _turn_limit(turn_limit)
     secret, secret_hash = _new_secret()
     with transaction.atomic():
         table = Table.objects.create(
-            rules_key=rules_key, host_seat=0, version=1, turn_limit=turn_limit
+            rules_key=rules.key, host_seat=0, version=1, turn_limit=turn_limit,
+            rules_custom=ocholoco.rules_to_json(rules) if custom_rules is not None else None,
         )
         Seat.objects.create(table=table, number=0, name=name, secret_hash=secret_hash)
         TableEvent.objects.create(
-            table=table, version=1, kind="opened", seat=0, data={"name": name, "rules": rules_key}
+            table=table, version=1, kind="opened", seat=0, data={"name": name, "rules": rules.key}
         )
     return table, secret
 
@@ -223,7 +241,7 @@ def seat_add_robot(
             raise TableError("Los robots se agregan antes de empezar la partida.")
         if number is None:
             number = _free_number(change)
-        elif not 0 <= number < Table.SEATS:
+        elif not 0 <= number < change.table.seat_count:
             raise TableError("Ese lugar no existe.")
         elif number in change.seats:
             raise TableError("Ese lugar ya está ocupado.")
@@ -291,7 +309,7 @@ def match_start(*, table_id: int, secret: str | None, version: int | None = None
         if table.status != Table.Status.LOBBY:
             raise TableError("La partida ya empezó.")
         numbers = sorted(change.seats)
-        rules = _rules(table.rules_key)
+        rules = table.rules
         if len(numbers) < max(2, rules.min_players):
             raise TableError("Hacen falta al menos dos jugadores para empezar.")
         table.match_seats = numbers
@@ -347,7 +365,11 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
         table.status = Table.Status.MATCH_OVER if match.finished else Table.Status.ROUND_OVER
         seats = table.match_seats
         points = {str(seats[p]): new_state.round_points[p] for p in range(match.players)}
-        change.log("round_over", None, points=points, blocked=new_state.blocked)
+        winners = [seats[p] for p in new_state.winners]
+        change.log(
+            "round_over", None, points=points, blocked=new_state.blocked, winners=winners,
+            scoring=match.rules.scoring,
+        )
         if match.finished:
             change.log("match_over", None, winners=[table.match_seats[p] for p in match.winners])
 
@@ -386,7 +408,14 @@ def robot_play(*, table_id: int, version: int) -> bool:
     try:
         with _changing(table_id) as change:
             table = change.table
-            if table.version != version or table.status != Table.Status.PLAYING:
+            if table.version != version:
+                return False
+            if table.status == Table.Status.ROUND_OVER and all(
+                change.seats[n].plays_as_robot for n in table.match_seats
+            ):
+                _deal(change, ocholoco.from_json(table.match_state))  # robots play on
+                return True
+            if table.status != Table.Status.PLAYING:
                 return False
             state = ocholoco.from_json(table.round_state)
             seat = change.seats[table.match_seats[state.turn]]
@@ -520,14 +549,14 @@ def _moderated_seat(change: Change, number: int) -> Seat:
 
 
 def _host_passes_on(change: Change, seat: Seat) -> None:
-    """If `seat` was the host's, the next person in seat order becomes the host."""
+    """If `seat` was the host's, the next person after it in seat order becomes the host."""
     table = change.table
     if seat.number != table.host_seat:
         return
-    people = [
-        s.number for s in sorted(change.seats.values(), key=lambda s: s.number)
-        if not s.plays_as_robot
-    ]
+    people = sorted(
+        (s.number for s in change.seats.values() if not s.plays_as_robot),
+        key=lambda number: (number - seat.number) % table.seat_count,
+    )
     if people:
         table.host_seat = people[0]
         change.log("host_changed", people[0])

@@ -34,7 +34,57 @@ DECKS = [
     ("reino", "Del Reino"),
 ]
 DECK_COOKIE = "baraja"
-RULE_CHOICES = [("clasico", "Clásico"), ("especiales", "Con especiales")]
+HOUSE = "casa"
+# What a rank can do in house rules: the form's choice -> the engine's effect.
+RANK_EFFECTS = {
+    "": None,
+    "skip": {"kind": "skip"},
+    "reverse": {"kind": "reverse"},
+    "draw2": {"kind": "draw", "amount": 2, "stackable": True},
+    "draw3": {"kind": "draw", "amount": 3, "stackable": True},
+    "draw4": {"kind": "draw", "amount": 4, "stackable": False},
+    "copy": {"kind": "copy"},
+}
+RANK_EFFECT_LABELS = [
+    ("", "nada"), ("skip", "salta al siguiente"), ("reverse", "invierte el sentido"),
+    ("draw2", "roba 2 (se acumula)"), ("draw3", "roba 3 (se acumula)"),
+    ("draw4", "roba 4 (no se acumula)"), ("copy", "copia la carta de abajo (solo con dos)"),
+]
+
+
+def _rule_choices() -> list[tuple[str, str, list[str]]]:
+    """ABRIR MESA's rule sets: the presets (Clásico and Con especiales first), then house rules."""
+    presets = ocholoco.PRESETS.items()
+    return [(key, rules.label, ocholoco.describe_rules(rules)) for key, rules in presets]
+
+
+def _house_options(post: dict) -> dict:
+    """The house rules form as `ocholoco.ruleset_from_options` options (it validates them)."""
+    effects = {}
+    for rank in ocholoco.RANKS:
+        effect = RANK_EFFECTS.get(post.get(f"effect_{rank}", ""))
+        if effect is not None:
+            effects[rank] = effect
+    jokers = _int(post.get("jokers")) or 0
+    if jokers and post.get("effect_JK") in RANK_EFFECTS and RANK_EFFECTS[post["effect_JK"]]:
+        effects["JK"] = RANK_EFFECTS[post["effect_JK"]]
+    options = {
+        "key": HOUSE,
+        "label": "Reglas de la casa",
+        "max_players": _int(post.get("max_players")),
+        "hand_size": _int(post.get("hand_size")),
+        "hand_size_two": _int(post.get("hand_size_two")),
+        "wild_rank": post.get("wild_rank", "8"),
+        "effects": effects,
+        "jokers": jokers,
+        "draw_policy": post.get("draw_policy"),
+        "empty_stock": post.get("empty_stock"),
+        "scoring": post.get("scoring"),
+        "target": _int(post.get("target")) or 0,
+        "announce_fine": 2 if post.get("announce") else 0,
+        "two_decks_from": _int(post.get("two_decks_from")) or 0,
+    }
+    return {key: value for key, value in options.items() if value is not None}
 
 
 def _deck(request: HttpRequest) -> str:
@@ -51,17 +101,18 @@ def _notice(message: str, *, error: bool) -> str:
     return render_to_string("tables/table.html#notice", {"message": message, "error": error})
 
 
+def _home_context(request: HttpRequest, **extra: object) -> dict:
+    return {
+        "decks": DECKS, "deck": _deck(request), "rules": _rule_choices(),
+        "limits": Table.TurnLimit.choices, "has_tables": bool(request.session.get(SESSION_KEY)),
+        "ranks": ocholoco.RANKS, "rank_effects": RANK_EFFECT_LABELS, "house": HOUSE,
+        **extra,
+    }
+
+
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "tables/home.html",
-        {
-            "decks": DECKS, "deck": _deck(request), "rules": RULE_CHOICES,
-            "limits": Table.TurnLimit.choices,
-            "has_tables": bool(request.session.get(SESSION_KEY)),
-        },
-    )
+    return render(request, "tables/home.html", _home_context(request))
 
 
 @require_GET
@@ -95,13 +146,13 @@ def table_open(request: HttpRequest) -> HttpResponse:
         table, secret = services.table_open(
             rules_key=rules_key, host_name=request.POST.get("name", ""),
             turn_limit=_int(request.POST.get("turn_limit")) or 0,
+            custom_rules=_house_options(request.POST) if rules_key == HOUSE else None,
         )
     except services.TableError as refused:
-        context = {
-            "decks": DECKS, "deck": request.POST.get("deck") or _deck(request),
-            "rules": RULE_CHOICES, "error": refused.message, "limits": Table.TurnLimit.choices,
-            "name": request.POST.get("name", "")[:100], "chosen_rules": rules_key,
-        }
+        context = _home_context(
+            request, error=refused.message, name=request.POST.get("name", "")[:100],
+            chosen_rules=rules_key,
+        )
         return render(request, "tables/home.html", context, status=400)
     remember_seat(request.session, table, secret)
     response = redirect("table", code=table.code)
@@ -130,7 +181,8 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "seat": seat,
             "secret": seat_secret(request.session, table) if seat else "",
             "fragments": render_for_viewer(snapshot, seat, request),
-            "rules": ocholoco.PRESETS[table.rules_key],
+            "rules": table.rules,
+            "rules_sentences": ocholoco.describe_rules(table.rules),
             "limits": Table.TurnLimit.choices,
             "vapid_public_key": settings.VAPID_PUBLIC_KEY,
             "chat": chat_column(request, table, seat),
@@ -213,6 +265,19 @@ def robot_remove(request: HttpRequest, code: str) -> HttpResponse:
 
 
 
+def _posted_move(request: HttpRequest) -> str:
+    """The move posted; with "¡Última carta!" ticked, a play says it (notation "5H!")."""
+    move = request.POST.get("move", "")
+    announce = request.POST.get("announce") and move not in ("draw", "pass", "catch")
+    return move + "!" if announce and not move.endswith("!") else move
+
+
+def _posted_version(request: HttpRequest) -> int:
+    """The table version the page showed; without one a request is refused as stale (-1)."""
+    version = _int(request.POST.get("version"))
+    return -1 if version is None else version
+
+
 def _at_version(service: Callable[..., object]) -> Callable[[HttpRequest, str], HttpResponse]:
     """A view for a service that acts at the table version the page showed (EMPEZAR LA
     PARTIDA, SIGUIENTE RONDA, REVANCHA): a stale click is refused."""
@@ -222,7 +287,7 @@ def _at_version(service: Callable[..., object]) -> Callable[[HttpRequest, str], 
         return _act(
             request, code,
             lambda table, secret: service(
-                table_id=table.pk, secret=secret, version=_int(request.POST.get("version"))
+                table_id=table.pk, secret=secret, version=_posted_version(request)
             ),
         )
 
@@ -236,13 +301,11 @@ match_rematch = _at_version(services.match_rematch)
 
 @require_POST
 def move_play(request: HttpRequest, code: str) -> HttpResponse:
-    # A move must name the version it was made against: without one it is refused as stale.
-    version = _int(request.POST.get("version"))
     return _act(
         request, code,
         lambda table, secret: services.table_play_move(
-            table_id=table.pk, secret=secret, move=request.POST.get("move", ""),
-            version=-1 if version is None else version,
+            table_id=table.pk, secret=secret, move=_posted_move(request),
+            version=_posted_version(request),
         ),
     )
 

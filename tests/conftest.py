@@ -10,6 +10,8 @@ PostgreSQL: a test database named after this process, so that two test runs on o
 from __future__ import annotations
 
 import os
+import uuid
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
@@ -22,6 +24,19 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
 # Two cores are shared by the server, Chromium and the tests: give the page time.
 expect.set_options(timeout=10_000)
+
+
+@pytest.fixture(autouse=True)
+def robots_by_hand(settings: Any) -> None:
+    """Robots never play by themselves in a test process: a test plays a robot's turn by
+    calling `tables.services.robot_play`. On Redis, a channel prefix of the test's own."""
+    settings.ROBOTS_IN_PROCESS = False
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "redis" in layer["BACKEND"]:
+        # A channel prefix of this test's own: another test run on the same Redis, or a group
+        # of a table with the same id from an earlier test, is never heard here.
+        config = {**layer.get("CONFIG", {}), "prefix": f"test-{uuid.uuid4().hex[:12]}"}
+        settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": config}}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

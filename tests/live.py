@@ -7,6 +7,7 @@ servers never see another test run's tables.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -113,10 +114,33 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[list[str]]
             log.close()
 
 
+class Servers(list):
+    """The URLs of a group of servers, and the environment they run with (`env`)."""
+
+    env: dict[str, str]
+
+
 @contextmanager
-def daphne_servers(count: int = 1, **settings: str) -> Iterator[list[str]]:
+def daphne_servers(count: int = 1, **settings: str) -> Iterator[Servers]:
     """`count` daphne processes sharing one fresh database (and REDIS_URL, if set)."""
     with fresh_database() as db_env:
         env = {**db_env, "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}", **settings}
         with daphne_processes(env, count) as urls:
-            yield urls
+            servers = Servers(urls)
+            servers.env = env
+            yield servers
+
+
+def set_round(servers: Servers, code: str, round_json: dict) -> None:
+    """Put the table `code` of these servers in an exact position (a test fixture, not a
+    move), through the servers' own database; pages reload to see it."""
+    script = (
+        "import json; from tables.models import Table; "
+        f"t = Table.objects.get(code={code!r}); "
+        f"t.round_state = json.loads({json.dumps(json.dumps(round_json))}); "
+        "t.version += 1; t.save()"
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script],
+        cwd=ROOT, env=_server_env(servers.env), check=True, capture_output=True,
+    )

@@ -9,17 +9,17 @@ import pytest
 
 from bots.determinize import sample_round
 from bots.inference import public_info
-from ocholoco import PRESETS, Card, new_round, view_for
-from ocholoco.encoding import V
+from ocholoco import PRESETS, Card, legal_actions, new_round, view_for
+from ocholoco.encoding import V, ids_of
 from tests.engine.positions import play, position
 
-from .helpers import RULE_SETS, positions
+from .helpers import TABLES, positions
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.key)
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize(("rules", "players"), TABLES)
 def test_a_guess_agrees_with_everything_the_view_shows_and_the_round_proves(rules, players):
     rng = random.Random(2)
+    reshuffled = 0
     for state in itertools.islice(positions(rules, players, seed=players + 10), 80):
         me = state.turn
         view = view_for(state, me)
@@ -37,9 +37,20 @@ def test_a_guess_agrees_with_everything_the_view_shows_and_the_round_proves(rule
         guess = sample_round(view, info, rng)
         assert guess.hand_sizes == state.hand_sizes
         assert guess.stock_size == state.stock_size
+        assert guess.discard_size == state.discard_size
         assert guess.hands[me] == state.hands[me]
         for p in range(players):
             assert not info.excluded[p] & sum(1 << c.value for c in guess.hands[p])
+        # the guess holds the real deck's cards (a joker only where the rules have jokers)...
+        dealt = sorted([*(c for hand in guess.hands for c in hand), *guess.stock])
+        assert dealt == sorted([*(c for hand in state.hands for c in hand), *state.stock])
+        ids = [*guess._stock, *(i for hand in guess._hands for i in ids_of(hand))]
+        assert len(set(ids)) == len(ids) and set(ids) <= set(guess._t.ids)
+        # ...and offers the player to move the same moves as the real round, in the same order
+        assert legal_actions(guess) == legal_actions(state)
+        reshuffled += any(e.kind == "reshuffle" for e in view.history)
+    if rules.reshuffles and rules.decks_for(players) == 1 and players > 2:
+        assert reshuffled  # the inference was checked after a reshuffle too
 
 
 def test_a_wild_card_turned_at_the_deal_is_found_where_it_went_back():

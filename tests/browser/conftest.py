@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.live import daphne_servers
+from tests.live import Servers, daphne_servers
 
 
 @pytest.fixture(scope="session")
-def server_url() -> str:
-    with daphne_servers(1, ROBOT_DELAY="0.15") as urls:
-        yield urls[0]
+def servers() -> Servers:
+    with daphne_servers(1, ROBOT_DELAY="0.15") as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def server_url(servers: Servers) -> str:
+    return servers[0]

@@ -6,19 +6,9 @@ Robots never play by themselves here, and on Redis each test gets a channel pref
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
-
-
-@pytest.fixture(autouse=True)
-def robots_by_hand(settings: Any) -> None:
-    settings.ROBOTS_IN_PROCESS = False
-    layer = settings.CHANNEL_LAYERS["default"]
-    if "redis" in layer["BACKEND"]:
-        config = {**layer.get("CONFIG", {}), "prefix": f"test-{uuid.uuid4().hex[:12]}"}
-        settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": config}}
 
 
 @pytest.fixture

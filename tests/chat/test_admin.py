@@ -14,9 +14,10 @@ from django.test import Client
 from chat.models import ChatMessage, ChatMute, ModerationAction
 from tables import services
 from tables.models import Table, TableEvent
+from tests.realtime import connect, in_event_loop, received
 from tests.tables.helpers import Person, lobby, notice, page, started
 
-from .helpers import authors, chat_log, connect, in_event_loop, received, say, texts
+from .helpers import authors, chat_log, say, texts
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,9 +16,10 @@ from django.utils import timezone
 from chat.models import ChatMessage, Presence
 from tables import services
 from tables.models import TableEvent
+from tests.realtime import connect, in_event_loop, received
 from tests.tables.helpers import Person, lobby, page, started
 
-from .helpers import authors, chat_log, connect, events, in_event_loop, received, say, texts
+from .helpers import authors, chat_log, events, say, texts
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

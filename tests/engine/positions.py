@@ -22,9 +22,13 @@ def position(
     suit: str | None = None,
     direction: int = 1,
     pending_draw: int = 0,
+    pending_rank: str | None = "2",
     idle_turns: int = 0,
+    reshuffled: int = 0,
 ) -> Round:
-    """A round in play with exactly these cards (others are out of play)."""
+    """A round in play with exactly these cards (others are out of play; with the house
+    rules that reshuffle the discard, the others are the discard pile under ``top``).
+    ``reshuffled``: how many times the stock was already rebuilt this round."""
     state = from_json(
         {
             "type": "round",
@@ -38,13 +42,13 @@ def position(
             "turn": turn,
             "direction": direction,
             "pending_draw": pending_draw,
-            "pending_rank": "2" if pending_draw else None,
+            "pending_rank": pending_rank if pending_draw else None,
             "idle_turns": idle_turns,
             "finished": False,
             "blocked": False,
             "winners": [],
             "round_points": [0] * len(hands),
-            "history": [["open", 0, top, None, 0]],
+            "history": [["open", 0, top, None, 0]] + [["reshuffle", 0, None, None, 0]] * reshuffled,
         }
     )
     assert isinstance(state, Round)

@@ -6,9 +6,7 @@ by calling `tables.services.robot_play`, so nothing depends on a thread or the c
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -16,17 +14,6 @@ from tables import publish
 from tables.models import Table
 
 from .helpers import ANA_HAND, BETO_HAND, Person, deal, started
-
-
-@pytest.fixture(autouse=True)
-def robots_by_hand(settings: Any) -> None:
-    settings.ROBOTS_IN_PROCESS = False
-    layer = settings.CHANNEL_LAYERS["default"]
-    if "redis" in layer["BACKEND"]:
-        # A channel prefix of this test's own: another test run on the same Redis, or a group
-        # of a table with the same id from an earlier test, is never heard here.
-        config = {**layer.get("CONFIG", {}), "prefix": f"test-{uuid.uuid4().hex[:12]}"}
-        settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": config}}
 
 
 @pytest.fixture

@@ -52,8 +52,10 @@ class Person:
         return self.post(f"/mesa/{table.code}/sentarse/", {"name": self.name})
 
     def act(self, table: Table, action: str, **data: Any):
-        """POST /mesa/<code>/<action>/ (jugar, empezar, siguiente, robot...) for this person."""
+        """POST /mesa/<code>/<action>/ (jugar, empezar, siguiente, robot...) for this person,
+        at the table's version now (as the page would send it) unless one is given."""
         table.refresh_from_db()
+        data.setdefault("version", table.version)
         return self.post(f"/mesa/{table.code}/{action}/", data)
 
     def move(self, table: Table, move: str, version: int | None = None):

@@ -25,11 +25,9 @@ from .helpers import (
 pytestmark = pytest.mark.django_db
 
 
-
-
 @pytest.fixture
 def unchanged(game):
-    """Asserts, after the test, that the table is exactly as the test found it."""
+    """After the test, the table is exactly as the test found it (checked at teardown)."""
     table = game[0]
     before = fingerprint(table)
     yield

@@ -11,8 +11,17 @@ from tables import services
 from tables.models import Table, TableEvent
 from tables.selectors import tables_awaiting_turn, turn_due_in
 
-from .helpers import ANA_HAND, BETO_HAND, deal, fingerprint, lobby, position, round_of, set_round
-from .helpers import started as started_table
+from .helpers import (
+    ANA_HAND,
+    BETO_HAND,
+    deal,
+    fingerprint,
+    lobby,
+    position,
+    round_of,
+    set_round,
+    started,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +29,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def with_robot():
     """Ana and a robot (seat 1), scripted: the robot plays first on a 9♥."""
-    table, (ana,) = started_table("Ana", robots=1)
+    table, (ana,) = started("Ana", robots=1)
     deal(table, [ANA_HAND, BETO_HAND], top="9H", stock=("4D", "KC"))
     table.refresh_from_db()
     return table, ana
@@ -66,7 +75,7 @@ def test_robot_play_outside_a_round_in_play_changes_nothing():
 
 
 def test_robots_play_a_round_to_its_end_among_themselves():
-    table, (ana,) = started_table("Ana", robots=3, rules="especiales")
+    table, (ana,) = started("Ana", robots=3, rules="especiales")
     ana.act(table, "abandonar")
     for _ in range(2000):
         table.refresh_from_db()
@@ -89,9 +98,9 @@ def test_a_robot_turn_is_due_only_at_the_current_version_with_a_robot_to_move(wi
 
 def test_at_start_every_table_waiting_for_a_robot_is_found_and_no_other(with_robot):
     waiting, _ = with_robot
-    started_table("Caro", "Dani")  # a person to move, without a turn limit
+    started("Caro", "Dani")  # a person to move, without a turn limit
     lobby("Eva", robots=1)  # not started
-    abandoned, (_, hugo) = started_table("Gus", "Hugo")
+    abandoned, (_, hugo) = started("Gus", "Hugo")
     deal(abandoned, [ANA_HAND, BETO_HAND], top="9H")  # Hugo to move...
     hugo.act(abandoned, "abandonar")  # ...and a robot plays his seat now
     abandoned.refresh_from_db()
@@ -102,6 +111,8 @@ def test_at_start_every_table_waiting_for_a_robot_is_found_and_no_other(with_rob
 
 
 class FakeRunner:
+    """Stands in for the runner's thread: records the turns it is handed, plays none."""
+
     def __init__(self) -> None:
         self.turns: list[tuple[int, int]] = []
         self.delays: list[float | None] = []
@@ -112,33 +123,34 @@ class FakeRunner:
 
 
 @pytest.fixture
-def queued(monkeypatch, settings) -> list[tuple[int, int]]:
-    """The robot turns handed to the runner (robots in process, the runner replaced)."""
+def queued(monkeypatch, settings) -> FakeRunner:
+    """The turns handed to the runner (robots in process, the runner replaced)."""
     settings.ROBOTS_IN_PROCESS = True
     fake = FakeRunner()
     monkeypatch.setattr(runner, "_get_runner", lambda: fake)
-    return fake.turns
+    return fake
 
 
 def test_a_change_that_leaves_a_robot_to_move_hands_its_turn_to_the_runner(
-    queued, django_capture_on_commit_callbacks
+    queued, settings, django_capture_on_commit_callbacks
 ):
     table, (ana,) = lobby("Ana", robots=1)
     with django_capture_on_commit_callbacks(execute=True):
         ana.act(table, "empezar")
     table.refresh_from_db()
     assert round_of(table).turn == 1  # in "clasico" the player after the dealer starts
-    assert queued == [(table.pk, table.version)]
+    assert queued.turns == [(table.pk, table.version)]
+    assert queued.delays == [settings.ROBOT_DELAY]  # paced so that people can follow it
 
 
 def test_a_change_that_leaves_a_person_to_move_queues_nothing(
     queued, django_capture_on_commit_callbacks
 ):
-    table, (ana, beto) = started_table("Ana", "Beto")
+    table, (ana, beto) = started("Ana", "Beto")
     deal(table, [ANA_HAND, BETO_HAND], top="9H")
     with django_capture_on_commit_callbacks(execute=True):
         beto.move(table, "5H")
-    assert queued == []
+    assert queued.turns == []
 
 
 def test_without_robots_in_process_nothing_is_queued(
@@ -149,13 +161,13 @@ def test_without_robots_in_process_nothing_is_queued(
     with django_capture_on_commit_callbacks(execute=True):
         services.seat_abandon(table_id=table.pk, secret=ana.secret(table))
     runner.robot_runner_start()
-    assert queued == []
+    assert queued.turns == []
 
 
 def test_the_runner_start_picks_up_every_robot_turn_left_pending(queued, with_robot):
     table, _ = with_robot
     runner.robot_runner_start()
-    assert queued == [(table.pk, table.version)]
+    assert queued.turns == [(table.pk, table.version)]
 
 
 def test_the_runner_plays_queued_turns_and_survives_a_failing_one(monkeypatch):
@@ -175,3 +187,21 @@ def test_the_runner_plays_queued_turns_and_survives_a_failing_one(monkeypatch):
     robots.add(2, 7)
     assert done.wait(timeout=10)
     assert played == [(2, 7)]
+
+
+def test_a_table_where_only_robots_are_left_deals_the_next_round_by_itself():
+    from tables.selectors import ROBOTS_NEXT_ROUND_DELAY
+
+    robot_play = services.robot_play
+    table, (ana,) = started("Ana", robots=1)
+    assert ana.act(table, "abandonar").status_code == 200
+    table.refresh_from_db()
+    while table.status == Table.Status.PLAYING:
+        assert robot_play(table_id=table.pk, version=table.version)
+        table.refresh_from_db()
+    assert table.status == Table.Status.ROUND_OVER
+    due = turn_due_in(table_id=table.pk, version=table.version, robot_delay=1)
+    assert due == ROBOTS_NEXT_ROUND_DELAY
+    assert robot_play(table_id=table.pk, version=table.version)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
