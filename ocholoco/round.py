@@ -4,7 +4,9 @@ Rules (RULES.md is the full text; the decisions it marks are held by tests/engin
 - Deal one card at a time from the top of the deck, starting with the player after the
   dealer; the rest is the stock (top first). Its top card opens the discard pile; an 8 (a
   wild rank) goes back into the stock at ``len(stock) // 2`` (counted without it) and the
-  next card is turned. A special opening card acts as if the dealer had played it.
+  next card is turned (**decision**: after as many turns as the stock has cards, the first
+  card that may open is turned instead, so a tiny stock cannot cycle). A special opening
+  card acts as if the dealer had played it.
 - A turn: play a card of the active suit or of the top card's rank, or a wild card naming
   any suit; draw whenever the stock is not empty (drawing never ends the turn); pass only
   when the stock is empty and nothing can be played. A pending penalty (a 2 in
@@ -57,7 +59,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .cards import ALL_VALUES, JOKER_RANK, RANKS, SUITS, Card
 from .encoding import (
@@ -71,6 +73,7 @@ from .encoding import (
     NO_EFFECT,
     PASS,
     PENALTY,
+    REVERSE,
     SKIP,
     Tables,
     V,
@@ -310,6 +313,25 @@ def ids_for(cards: Iterable[Card | str], decks: int) -> list[int]:
 
 # --- Setting up a round ---------------------------------------------------------------
 
+_last_deal: tuple = (None, 0, 0, None)  # new_round's (rules, players, hand size, tables)
+
+
+def _shuffle(x: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(x)``: the same permutation from the same generator state (the deals
+    and reshuffles seeded rounds replay), with CPython's algorithm spelled out in one loop
+    instead of a method call per card; another kind of generator shuffles itself."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
 
 def new_round(
     rules: RuleSet | str,
@@ -324,15 +346,21 @@ def new_round(
     else the deck is shuffled by ``rng`` or by a ``random.Random(seed)``."""
     if isinstance(rules, str):
         rules = PRESETS[rules]
-    size = rules.hand_size(players)
+    global _last_deal
+    last = _last_deal  # one read: another thread may replace it
+    if last[0] is rules and last[1] == players:  # it holds `rules`, so `is` is safe
+        size, t = last[2], last[3]
+    else:
+        size = rules.hand_size(players)
+        t = tables_for(rules, players)  # hashes the whole RuleSet: once per rules, players
+        _last_deal = (rules, players, size, t)
     if not 0 <= dealer < players:
         raise ValueError(f"no player {dealer} to deal")
-    t = tables_for(rules, players)
     reshuffle_seed = 0
     if deck is None:
         ids = list(t.ids)
         rng = rng or random.Random(seed)
-        rng.shuffle(ids)
+        _shuffle(ids, rng)
         if rules.reshuffles:  # only then: the product's deals stay as they were
             reshuffle_seed = rng.getrandbits(32)
     else:
@@ -345,10 +373,18 @@ def new_round(
         hands[(dealer + 1 + i) % players] |= 1 << ids[i]
     stock = ids[size * players :]
     history: Chain = None
+    turned = 0
     while t.no_open >> (stock[0] % V) & 1:
+        if turned == len(stock):
+            # A small stock can send the same cards round and round (six players with 8
+            # cards each leave six): open with the first card that may open, if any.
+            first = next((i for i, c in enumerate(stock) if not t.no_open >> (c % V) & 1), 0)
+            stock.insert(0, stock.pop(first))
+            break
         wild = stock.pop(0)
         stock.insert(len(stock) // 2, wild)
         history = ((BACK, dealer, wild % V), history)
+        turned += 1
     top = stock.pop(0) % V
 
     st = object.__new__(Round)
@@ -524,21 +560,154 @@ def random_playout(state: Round, rng: random.Random) -> Round:
     """The finished round reached by uniformly random legal moves from ``state``."""
     st = state._copy()
     rand = rng.random
-    t = st._t
-    hands = st._hands  # the copy's own list: _step updates it in place
-    if not t.plain:
+    if not st._t.plain:
         while not st.finished:
             actions = house_actions(st)
             _step(st, actions[int(rand() * len(actions))])
-        return st
-    while not st.finished:
-        # actions_for directly (not legal_actions): one call less per move on the hot path.
-        actions = actions_for(
-            t, hands[st.turn], st._top, st._suit, st.pending_draw, st._pending_rank,
-            st._pos < len(st._stock),
-        )  # fmt: skip
-        _step(st, actions[int(rand() * len(actions))])
+    elif not st.finished:
+        _plain_playout(st, rand)
     return st
+
+
+def _plain_playout(st: Round, rand: Callable[[], float]) -> None:
+    """`random_playout` of an unfinished round under the product's policies, in place.
+
+    The hot path of robots' rollouts and of the benchmark: `actions_for` and `_step` fused
+    into one loop over local variables. It counts the legal actions instead of listing them
+    and picks the one `actions_for` would list at ``int(rand() * count)`` (same order, one
+    ``rand()`` per move, so exactly the rounds the two functions give). The move that ends
+    the round (a last card, the idle turn that blocks the table) goes through `_step`.
+    """
+    t = st._t
+    hands = st._hands  # the copy's own list: updated in place
+    players = st.players
+    stock = st._stock
+    n_stock = len(stock)
+    follow = t.follow
+    wild_mask = t.wild
+    rank_mask = t.rank_mask
+    copies = t.copies
+    effect = t.effect
+    values_of = None if t.decks == 1 else t.values
+    pos = st._pos
+    top = st._top
+    suit = st._suit
+    p = st.turn
+    d = st.direction
+    pending = st.pending_draw
+    pending_rank = st._pending_rank
+    idle = st._idle
+    history = st._history
+    follows = follow[top * N_SUITS + suit]  # what follows the top card: changes with a play
+    while True:
+        hand = hands[p]
+        values = hand if values_of is None else values_of(hand)
+        if pending:  # answer with the pending rank (listed first) or take the penalty
+            playable = values & rank_mask[pending_rank] if pending_rank >= 0 else 0
+            n = playable.bit_count()
+            k = int(rand() * (n + 1))
+            if k == n:
+                if idle + 1 >= players:  # the table blocks
+                    action = DRAW
+                    break
+                count = min(pending, n_stock - pos)
+                for i in range(pos, pos + count):
+                    hand |= 1 << stock[i]
+                hands[p] = hand
+                pos += count
+                history = ((PENALTY_EVENT, p, count), history)
+                pending = 0
+                pending_rank = -1
+                idle += 1
+                p = (p + d) % players
+                continue
+            while k:
+                playable &= playable - 1
+                k -= 1
+            action = value = (playable & -playable).bit_length() - 1
+        else:  # the cards that follow, each wild card once per suit, then draw or pass
+            playable = values & follows
+            wild = values & wild_mask
+            n = playable.bit_count()
+            multi = hand & (hand - 1)
+            plays = n + (wild.bit_count() * (N_SUITS if multi else 1) if wild else 0)
+            if pos < n_stock:
+                k = int(rand() * (plays + 1))
+                if k == plays:
+                    hands[p] = hand | 1 << stock[pos]
+                    pos += 1
+                    history = ((DRAW_EVENT, p, 1), history)
+                    continue
+            elif plays:
+                k = int(rand() * plays)
+            else:
+                rand()  # the one listed action, chosen as `random_playout` always did
+                if idle + 1 >= players:  # the table blocks
+                    action = PASS
+                    break
+                history = ((PASS_EVENT, p, 0), history)
+                idle += 1
+                p = (p + d) % players
+                continue
+            if k < n:
+                while k:
+                    playable &= playable - 1
+                    k -= 1
+                action = value = (playable & -playable).bit_length() - 1
+            elif multi:
+                k -= n
+                wild_suit = k % N_SUITS
+                k //= N_SUITS
+                while k:
+                    wild &= wild - 1
+                    k -= 1
+                value = (wild & -wild).bit_length() - 1
+                action = V * (1 + wild_suit) + value
+            else:
+                action = value = wild.bit_length() - 1
+        if not hand & (hand - 1):  # the last card: the round ends
+            break
+        # _step's play, then _after_play
+        c = hand & copies[value]
+        hands[p] = hand ^ (c & -c)
+        history = ((PLAY, p, action), history)
+        covered = top
+        top = value
+        if action >= V:
+            suit = action // V - 1
+        elif value != JOKER:  # a joker leaves the active suit as it was
+            suit = value // N_RANKS
+        follows = follow[top * N_SUITS + suit]
+        idle = 0
+        e = effect[value]
+        if e:
+            if e == COPY:  # repeats the covered card's effect (a copy of a copy: nothing)
+                value = covered
+                e = effect[value]
+                if e == COPY:
+                    e = NO_EFFECT
+            if e == PENALTY:
+                pending += t.amount[value]
+                if t.stackable[value]:
+                    pending_rank = N_RANKS if value == JOKER else value % N_RANKS
+                else:
+                    pending_rank = -1
+            elif e == SKIP:
+                p = (p + d) % players  # the skipped player has no turn: not an idle turn
+                history = ((SKIP_EVENT, p, 0), history)
+            elif e == REVERSE and players > 2:  # with two players nothing
+                d = -d
+        p = (p + d) % players
+    st._pos = pos
+    st._top = top
+    st._suit = suit
+    st.turn = p
+    st.direction = d
+    st.pending_draw = pending
+    st._pending_rank = pending_rank
+    st._idle = idle
+    st._history = history
+    _step(st, action)
 
 
 def _step(st: Round, action: int) -> None:
@@ -671,7 +840,7 @@ def _reshuffle(st: Round, p: int) -> bool:
         return False
     ids = ids_of(rest)
     rng = random.Random(st._seed)
-    rng.shuffle(ids)
+    _shuffle(ids, rng)
     st._seed = rng.getrandbits(32)
     st._stock = tuple(ids)
     st._pos = 0

@@ -144,3 +144,18 @@ def test_two_player_option_a_queen_goes_on_any_card_and_copies_its_effect():
 def test_the_queen_copy_is_only_for_two_players():
     with pytest.raises(ValueError, match="solo se juega entre dos"):
         ruleset_from_options({"base": "chileno", "effects": {"Q": "copy"}})
+
+
+def test_a_tiny_stock_of_eights_and_a_joker_opens_with_the_first_card_that_may_open():
+    # Six players with eight cards each leave six in the stock: 8♠ 8♦ and the joker went
+    # round and round here (each back to the middle brings the next one up).
+    import ocholoco
+
+    rules = ocholoco.PRESETS["chileno"]
+    stock = ["8S", "8D", "JK", "3H", "6H", "5C"]
+    rest = [str(c) for c in ocholoco.deck_cards(rules, 6)]
+    for card in stock:
+        rest.remove(card)
+    state = ocholoco.new_round(rules, 6, deck=[*rest, *stock])
+    assert str(state.top) == "3H"
+    assert sorted(str(c) for c in state.stock) == sorted(["8S", "8D", "JK", "6H", "5C"])
