@@ -130,7 +130,10 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
         "players": players,
         "status": table.status,
         "free_seats": table.seat_count - len(snapshot.seats),
-        "many_seats": table.seat_count > 4,
+        # Five or more boxes on the board: the compact layout (lobby: every seat is shown).
+        "many_seats": (
+            table.seat_count if table.status == Table.Status.LOBBY else len(snapshot.seats)
+        ) > 4,
     }
     if public is not None:
         history = list(public.history)
