@@ -2,12 +2,17 @@
 
 Run:  .venv/bin/python bench/bots_strength.py            (the default run: about 10 minutes)
       .venv/bin/python bench/bots_strength.py --quick    (a smoke run: about a minute)
-Options: --rounds N (Difícil's rounds per rule set with 2 players, default 24; half as
-many with 4), --matches N (Difícil vs Normal matches per rule set, 2 players, default 16),
---budget S (Difícil's seconds per decision in rounds, default 0.1), --match-budget S (in
-matches, default 0.05: a match to 100 is 5-10 rounds), --easy-rounds N / --easy-matches N
-(Normal vs Fácil, default 2000 / 300), --memory-rounds N (default 1000), --seed N,
---only PART (easy, random, normal, matches, memory; repeatable).
+Options: --rounds N (Difícil's rounds per product rule set with 2 players, default 24; half
+as many with 4), --matches N (Difícil vs Normal matches per rule set, 2 players, default 16),
+--budget S (Difícil's seconds per decision in rounds, default `DEFAULT_BUDGET`, 0.08),
+--match-budget S (in matches, default 0.05: a match to 100 is 5-10 rounds), --easy-rounds N /
+--easy-matches N (Normal vs Fácil, default 2000 / 300), --house-rounds N (Difícil vs Normal
+rounds per house preset with 2 players, default 16; a quarter as many at the most players)
+and --house-easy-rounds N (Normal vs Fácil per house preset, with 2 and with the most
+players, default 400), --memory-rounds N (default 1000), --seed N, --rules R and
+--players N (restrict the product parts to clasico / especiales, 2 / 4; repeatable),
+--only PART (easy, random, normal, matches, house, memory; repeatable).
+For Difícil vs random play with a larger sample: --only random --players 2 --rounds 200.
 
 Single process, one core. Every game is seeded: game ``i`` of a setting deals with
 ``Random(seed + i)``, the robots draw from their own ``Random``; the candidate sits in seat
@@ -18,14 +23,18 @@ itself. Each line prints what was run.
 Figures, from the candidate's side:
 - round win: it collected points (``round_points > 0``). A blocked round tied for the fewest
   points collects nothing between the tied players: with two players that is a draw, and a
-  draw counts as half a win (so 50% is an even contest with two players, 25% with four);
+  draw counts as half a win (so 50% is an even contest with two players, 25% with four).
+  With penalty scoring (libro, anuncio): it is the round's only winner (one of tied winners:
+  half);
 - match win: among the match's winners (a shared top counts as half);
 - 95% Wilson interval of the win rate, and the average margin per round: the candidate's
-  round points minus the average of the others' (per match: final totals, same margin);
+  round points minus the average of the others' (per match: final totals, same margin;
+  with penalty scoring the other way round, so that a positive margin is always good);
 - decision times: Difícil over decisions with a choice (a single legal move is not searched),
   p50 / p99 / max; Normal over all its decisions;
 - memory: RSS and tracemalloc's current size before and after ``--memory-rounds`` rounds with
-  all levels seated, after a warm-up.
+  all levels seated, after a warm-up;
+- the machine's load averages at the start and at the end (decision times depend on them).
 It prints figures; it is not a test.
 """
 
@@ -216,13 +225,13 @@ def memory(rounds: int, seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=48)
+    parser.add_argument("--rounds", type=int, default=24)
     parser.add_argument("--matches", type=int, default=16)
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
     parser.add_argument("--match-budget", type=float, default=0.05)
     parser.add_argument("--easy-rounds", type=int, default=2000)
     parser.add_argument("--easy-matches", type=int, default=300)
-    parser.add_argument("--house-rounds", type=int, default=24)
+    parser.add_argument("--house-rounds", type=int, default=16)
     parser.add_argument("--house-easy-rounds", type=int, default=400)
     parser.add_argument("--memory-rounds", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)

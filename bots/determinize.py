@@ -20,7 +20,7 @@ from ocholoco.encoding import N_RANKS, V
 
 # How much a soft "probably lacks this suit" is trusted when dealing a guess: a card of that
 # suit is refused this often (never always, since drawing while able to play is legal).
-_TRUST = float(__import__("os").environ.get("OCHO_TRUST", 0.85))
+_TRUST = 0.85
 _ATTEMPTS = 20  # deals tried before a proven exclusion may be broken
 
 
