@@ -174,7 +174,7 @@ def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
             {
                 "name": snapshot.seats[number].name,
                 "hand": hand,
-                "hand_points": sum(match.rules.card_points(c.rank) for c in hands[player]),
+                "hand_points": sum(ocholoco.card_points(match.rules, c) for c in hands[player]),
                 "gained": state.round_points[player],
                 "total": match.totals[player],
                 "round_winner": player in state.winners,
