@@ -7,6 +7,12 @@ import time
 
 from playwright.sync_api import Page, expect
 
+# For `locator.evaluate_all`: each element's box in the viewport, as [left, top, right, bottom].
+BOXES = """els => els.map(e => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+})"""
+
 
 def open_table(page: Page, base_url: str, name: str, rules: str = "clasico") -> str:
     """ABRIR MESA from the home page; returns the table's link."""
