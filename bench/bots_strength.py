@@ -1,20 +1,23 @@
 """How well and how fast the robots play: seeded games between levels, and their figures.
 
-Run:  .venv/bin/python bench/bots_strength.py            (the default run: about 10 minutes)
+Run:  .venv/bin/python bench/bots_strength.py            (the default run: about 15 minutes)
       .venv/bin/python bench/bots_strength.py --quick    (a smoke run: about a minute)
-Options: --rounds N (Difícil's rounds per product rule set with 2 players, default 24; half
-as many with 4), --matches N (Difícil vs Normal matches per rule set, 2 players, default 16),
---budget S (Difícil's seconds per decision in rounds, default `DEFAULT_BUDGET`, 0.08),
---match-budget S (in matches, default 0.05: a match to 100 is 5-10 rounds), --easy-rounds N /
+Options: --rounds N (Difícil's rounds per product rule set with 2 players, default 100; half
+as many with 4), --matches N (Difícil vs Normal matches per rule set, 2 players, default 50),
+--budget S (Difícil's seconds per decision, default `DEFAULT_BUDGET`, 0.12, the product's),
+--match-budget S (in matches, default the same), --easy-rounds N /
 --easy-matches N (Normal vs Fácil, default 2000 / 300), --house-rounds N (Difícil vs Normal
 rounds per house preset with 2 players, default 16; a quarter as many at the most players)
 and --house-easy-rounds N (Normal vs Fácil per house preset, with 2 and with the most
 players, default 400), --memory-rounds N (default 1000), --seed N, --rules R and
 --players N (restrict the product parts to clasico / especiales, 2 / 4; repeatable),
---only PART (easy, random, normal, matches, house, memory; repeatable).
-For Difícil vs random play with a larger sample: --only random --players 2 --rounds 200.
+--only PART (easy, random, normal, matches, house, memory; repeatable), --jobs N.
+The two-player targets with larger samples (about 20 minutes on two cores):
+      --only random --only matches --players 2 --rounds 600 --matches 100
 
-Single process, one core. Every game is seeded: game ``i`` of a setting deals with
+The games of each line are shared among ``--jobs`` processes (default: one per core), each
+on its own core, so a decision's time is still one core's; ``--jobs 1`` plays everything in
+one process. Every game is seeded: game ``i`` of a setting deals with
 ``Random(seed + i)``, the robots draw from their own ``Random``; the candidate sits in seat
 ``i % players`` (the others are the opponent level) and, in single rounds, seat
 ``i // players % players`` deals, so every seat meets every dealer; a match turns the deal
@@ -43,6 +46,7 @@ from __future__ import annotations
 import argparse
 import gc
 import math
+import multiprocessing
 import os
 import random
 import sys
@@ -143,11 +147,44 @@ def pit(
     *,
     matches: bool = False,
 ) -> None:
-    """Play ``games`` rounds (or matches) of ``candidate`` against ``players - 1`` opponents."""
+    """Play ``games`` rounds (or matches) of ``candidate`` against ``players - 1`` opponents,
+    split among `JOBS` processes (forked: they share the robots and send back their times)."""
+    global _PIT
+    _PIT = (rules, players, candidate, opponent, seed, matches)
+    start = time.perf_counter()
+    chunks = [range(j, games, JOBS) for j in range(JOBS)]
+    if JOBS > 1:
+        with multiprocessing.get_context("fork").Pool(JOBS) as pool:
+            results = pool.map(_games, chunks)
+    else:
+        results = [_games(chunks[0])]
+    won = sum(r[0] for r in results)
+    margin = sum(r[1] for r in results)
+    rounds = sum(r[2] for r in results)
+    if JOBS > 1:
+        for *_, times in results:
+            for key, added in times.items():
+                TIMINGS.by_level.setdefault(key, []).extend(added)
+    low, high = wilson(won, games)
+    unit = "partidas" if matches else "rondas"
+    extra = f" ({rounds} rondas)" if matches else ""
+    print(
+        f"{label:<34} {rules:<10} {players}j  {games:>5} {unit}{extra}: "
+        f"gana {won / games:6.1%} [{low:.1%}, {high:.1%}]  "
+        f"margen {margin / games:+6.1f} pts/{'partida' if matches else 'ronda'}  "
+        f"({time.perf_counter() - start:.0f} s)",
+        flush=True,
+    )
+
+
+def _games(games: range) -> tuple[float, float, int, dict[str, list[float]]]:
+    """Games ``games`` of the `pit` in `_PIT`: won, margin, rounds, and the decision times
+    this process added."""
+    rules, players, candidate, opponent, seed, matches = _PIT
+    before = {key: len(times) for key, times in TIMINGS.by_level.items()}
     won = margin = 0.0
     rounds = 0
-    start = time.perf_counter()
-    for i in range(games):
+    for i in games:
         me = i % players
         seats = [candidate if p == me else opponent for p in range(players)]
         deal, rng = random.Random(seed + i), random.Random(10**6 + seed + i)
@@ -165,16 +202,8 @@ def pit(
         mine = points.pop(me)
         sign = -1 if PRESETS[rules].scoring == "penalty" else 1  # penalty points: fewer is better
         margin += sign * (mine - sum(points) / len(points))
-    low, high = wilson(won, games)
-    unit = "partidas" if matches else "rondas"
-    extra = f" ({rounds} rondas)" if matches else ""
-    print(
-        f"{label:<34} {rules:<10} {players}j  {games:>5} {unit}{extra}: "
-        f"gana {won / games:6.1%} [{low:.1%}, {high:.1%}]  "
-        f"margen {margin / games:+6.1f} pts/{'partida' if matches else 'ronda'}  "
-        f"({time.perf_counter() - start:.0f} s)",
-        flush=True,
-    )
+    added = {key: times[before.get(key, 0) :] for key, times in TIMINGS.by_level.items()}
+    return won, margin, rounds, added
 
 
 def percentiles(times: list[float]) -> str:
@@ -225,10 +254,10 @@ def memory(rounds: int, seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=24)
-    parser.add_argument("--matches", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
-    parser.add_argument("--match-budget", type=float, default=0.05)
+    parser.add_argument("--match-budget", type=float, default=DEFAULT_BUDGET)
     parser.add_argument("--easy-rounds", type=int, default=2000)
     parser.add_argument("--easy-matches", type=int, default=300)
     parser.add_argument("--house-rounds", type=int, default=16)
@@ -239,6 +268,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, action="append", choices=(2, 4))
     parser.add_argument("--only", action="append", choices=PARTS)
     parser.add_argument("--quick", action="store_true", help="a smoke run, tiny samples")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.matches, args.easy_rounds, args.easy_matches = 6, 4, 200, 20
@@ -246,7 +276,9 @@ def main() -> None:
     parts = args.only or PARTS
     print(" ".join(sys.argv[1:]) or "(default options)", vars(args), flush=True)
     print(f"Carga de la máquina al empezar: {load()}", flush=True)
-    timings = Timings()
+    global JOBS
+    JOBS = max(1, args.jobs)
+    timings = TIMINGS
     normal = timings.robot("normal")
     dificil = timings.robot("dificil", budget=args.budget)
     ms = f"{args.budget * 1000:.0f} ms"
@@ -313,6 +345,10 @@ def load() -> str:
         one, five, fifteen = f.read().split()[:3]
     return f"{one} {five} {fifteen} ({os.cpu_count()} núcleos)"
 
+
+TIMINGS = Timings()
+JOBS = 1  # processes playing the games of a `pit` (--jobs)
+_PIT: tuple = ()  # the `pit` being played, read by its forked processes
 
 PARTS = ["easy", "random", "normal", "matches", "house", "memory"]
 PRODUCT = ["clasico", "especiales"]

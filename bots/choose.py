@@ -5,7 +5,7 @@ cannot see a hidden card or the order of the stock. All its randomness comes fro
 
 Levels (the values tables store): ``"facil"`` plays a random card that fits and draws only
 when none does; ``"normal"`` plays like a good player, at once (`bots.normal`); ``"dificil"``
-searches for about 80 ms (`bots.dificil`). Every level catches a player who forgot to
+searches for about 120 ms (`bots.dificil`). Every level catches a player who forgot to
 announce "¡Última carta!" whenever it may (the fine is free points) and announces its own.
 """
 

@@ -4,7 +4,8 @@ The Difícil robot cannot see the other hands or the stock, so it searches over 
 hidden cards (`inference.PublicInfo.hidden`) are dealt at random to the other players (as
 many as each holds) and the rest become the stock, respecting what the public history proves
 (cards a player certainly lacks, wild cards whose place is known) and leaning on what it
-suggests (a player who drew on a suit probably lacks it). The round is built with the
+suggests (a player who drew rather than play probably holds no card of the active suit, of
+the top card's rank, nor a wild card). The round is built with the
 engine's internal constructor, as `ocholoco.round.new_round` does, so the fast path
 (`actions_for` / `_step`) plays it out.
 """
@@ -16,11 +17,14 @@ import random
 from bots.inference import PublicInfo
 from ocholoco import Round, RoundView
 from ocholoco.cards import RANK_INDEX, SUIT_INDEX
-from ocholoco.encoding import N_RANKS, V
+from ocholoco.encoding import V, ids_of
 
-# How much a soft "probably lacks this suit" is trusted when dealing a guess: a card of that
-# suit is refused this often (never always, since drawing while able to play is legal).
-_TRUST = 0.85
+# How much a soft "probably holds no such card" is trusted when dealing a guess: such a card
+# is refused this often (never always, since drawing while able to play is legal). Measured
+# against random play (2000 two-player rounds, 30 guesses a decision): 0.85 won 91.2%,
+# 0.97 92.4%, 1.0 91.3%; ignoring what draws suggest (0) lost about 3 points (400 rounds,
+# 100 guesses: 93.9% with 0.85, 91.1% with 0).
+_TRUST = 0.97
 _ATTEMPTS = 20  # deals tried before a proven exclusion may be broken
 
 
@@ -58,14 +62,14 @@ def _deal(view: RoundView, info: PublicInfo, rng: random.Random, strict: bool) -
             continue
         rng.shuffle(pool)
         excluded = info.excluded[p]
-        lacks = (*info.lacks[p], 0.0)  # index 4: the joker, of no suit
+        unlikely = info.unlikely[p]
         taken, refused, barred, rest = [], [], [], []
         for i in pool:
             if len(taken) == need:
                 rest.append(i)
             elif excluded >> (i % V) & 1:
                 barred.append(i)
-            elif rand() < _TRUST * lacks[(i % V) // N_RANKS]:
+            elif rand() < _TRUST * unlikely[i % V]:
                 refused.append(i)
             else:
                 taken.append(i)
@@ -82,11 +86,43 @@ def _deal(view: RoundView, info: PublicInfo, rng: random.Random, strict: bool) -
         for i in taken:
             hands[p] |= 1 << i
         pool = rest
+    if not strict:
+        _repair(hands, pool, order, info)
     rng.shuffle(pool)
     stock = pool[: view.stock_size - len(stock_placed)]
     for depth in sorted(stock_placed):
         stock.insert(depth, stock_placed[depth])
     return _round(view, info, hands, tuple(stock), rng)
+
+
+def _repair(hands: list[int], pool: list[int], others: list[int], info: PublicInfo) -> None:
+    """Swap away the cards the greedy deal gave to players proven not to hold them: each
+    goes to another player who may hold it (for one of theirs the first may hold) or into
+    the stock (for one of its cards), whenever such a swap exists. Known places are kept."""
+    placed = info.placed
+    excluded = info.excluded
+    for p in others:
+        for i in ids_of(hands[p]):
+            if not excluded[p] >> (i % V) & 1 or i in placed:
+                continue
+            for k, j in enumerate(pool):
+                if not excluded[p] >> (j % V) & 1:
+                    pool[k] = i
+                    hands[p] ^= 1 << i | 1 << j
+                    break
+            else:
+                for q in others:
+                    if q == p or excluded[q] >> (i % V) & 1:
+                        continue
+                    j = next(
+                        (j for j in ids_of(hands[q])
+                         if j not in placed and not excluded[p] >> (j % V) & 1),
+                        -1,
+                    )  # fmt: skip
+                    if j >= 0:
+                        hands[p] ^= 1 << i | 1 << j
+                        hands[q] ^= 1 << i | 1 << j
+                        break
 
 
 def _round(

@@ -43,7 +43,7 @@ from ocholoco import Round, RoundView
 from ocholoco.encoding import ANNOUNCED, CATCH, DRAW, N_SUITS, Tables, V
 from ocholoco.round import _step, actions_for, house_actions
 
-DEFAULT_BUDGET = 0.08  # seconds per decision
+DEFAULT_BUDGET = 0.12  # seconds per decision: 99% of decisions end within 150 ms
 _WIN_BONUS = 20.0
 _CONFIDENCE = 1.0
 # How often another player makes a random move in a playout: people (and Fácil) are not

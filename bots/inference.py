@@ -1,5 +1,5 @@
 """What a robot can infer from a `RoundView`: which cards are still hidden, where a few of them
-must be, and which suits each player probably lacks.
+must be, and which suits (and cards) each player probably lacks.
 
 Everything here reads only the view (the robot's hand, the card counts and the public
 history), so it can never reveal a hidden card. The hidden cards are the rule set's real deck
@@ -13,9 +13,11 @@ Three kinds of evidence:
   is rebuilt, a penalty, a fine). With ``draw_one`` a pass right after the draw is free: it
   proves nothing.
 - A voluntary draw is soft: in these rules one may draw holding a playable card, but players
-  rarely do, so a player whose drawing began while suit X was active *probably* lacks X. Each
+  rarely do, so a player whose drawing began while suit X was active *probably* lacks X, and
+  probably holds no card of the top card's rank and no wild card either (`unlikely`). Each
   card drawn later as a penalty or a fine (or kept unseen, with ``draw_ends_turn``) makes that
-  less likely; playing X (other than the card just drawn) or naming X clears it.
+  less likely; playing X (other than the card just drawn) or naming X clears it, and playing
+  a wild card clears the wild cards.
 - A wild card turned when the discard was opened goes back into the stock at a known place
   (``len(stock) // 2``), and draws take the stock from the top, so that card's place is known
   exactly (one deck): still in the stock at a given depth, or in the hand of whoever drew it.
@@ -52,6 +54,9 @@ class PublicInfo:
     lacks: tuple[tuple[float, ...], ...]
     excluded: tuple[int, ...]
     reshuffles: int = 0  # times the stock was rebuilt from the discard pile so far
+    # unlikely[p][v]: how sure we are that ``p`` holds no card of value ``v`` (the suit's
+    # ``lacks``, and the top's rank and wild cards for a player who drew rather than play)
+    unlikely: tuple[tuple[float, ...], ...] = ()
 
 
 def public_info(view: RoundView) -> PublicInfo:
@@ -59,6 +64,8 @@ def public_info(view: RoundView) -> PublicInfo:
     players = view.players
     my_ids = ids_for(view.hand, t.decks)
     lacks = [[0.0] * N_SUITS for _ in range(players)]
+    doubt = [0] * players  # values each player probably lacks (they drew rather than play)
+    doubt_level = [0.0] * players
     excluded = [0] * players
     mine = [0] * V  # copies of each value in the viewer's hand
     for i in my_ids:
@@ -82,8 +89,10 @@ def public_info(view: RoundView) -> PublicInfo:
             pile.append(top)
             ever_seen.add(top)
             joker = top == JOKER
-            if kind == "play" and not joker and not t.wild >> top & 1 and not _drew(previous, p):
-                lacks[p][top // N_RANKS] = 0.0  # (a card played right after drawing was drawn)
+            if kind == "play" and not _drew(previous, p):  # (else it may be the card drawn)
+                doubt[p] &= ~(t.wild if t.wild >> top & 1 else 1 << top)
+                if not joker and not t.wild >> top & 1:
+                    lacks[p][top // N_RANKS] = 0.0
             if event.suit:
                 suit = SUIT_INDEX[event.suit]
                 lacks[p][suit] = 0.0  # one names a suit one holds
@@ -102,8 +111,12 @@ def public_info(view: RoundView) -> PublicInfo:
             excluded[p] = 0  # a new card: what a pass proved may no longer hold
             if not _drew(previous, p):
                 lacks[p][suit] = 1.0
+                # nor, probably, a card of the top's rank or a wild card
+                doubt[p] |= t.follow[top * N_SUITS + suit] | t.wild | 1 << JOKER
+                doubt_level[p] = 1.0
             if decay_draws:  # the card is kept whatever it is: it may be of any suit
                 lacks[p] = [x * _DECAY_PER_CARD for x in lacks[p]]
+                doubt_level[p] *= _DECAY_PER_CARD
         elif kind in ("penalty", "caught"):
             if not reshuffles:
                 takers.extend([p] * event.count)
@@ -111,6 +124,7 @@ def public_info(view: RoundView) -> PublicInfo:
                 excluded[p] = 0
             keep = _DECAY_PER_CARD**event.count
             lacks[p] = [x * keep for x in lacks[p]]
+            doubt_level[p] *= keep
         elif kind == "pass" and not (draw_one and _drew(previous, p)):
             # (draw_one: a pass after the draw only keeps the card drawn; it proves nothing)
             excluded[p] |= t.follow[top * N_SUITS + suit] | t.wild
@@ -137,9 +151,20 @@ def public_info(view: RoundView) -> PublicInfo:
         for d in range(mine[v], copies[v] - in_pile[v])
         if d * V + v not in placed
     )
-    return PublicInfo(
-        t, tuple(my_ids), hidden, placed, tuple(map(tuple, lacks)), tuple(excluded), reshuffles
+    unlikely = tuple(
+        tuple(
+            max(
+                lacks[p][v // N_RANKS] if v != JOKER else 0.0,
+                doubt_level[p] if doubt[p] >> v & 1 else 0.0,
+            )
+            for v in range(V)
+        )
+        for p in range(players)
     )
+    return PublicInfo(
+        t, tuple(my_ids), hidden, placed, tuple(map(tuple, lacks)), tuple(excluded), reshuffles,
+        unlikely,
+    )  # fmt: skip
 
 
 def _drew(event: Event | None, player: int) -> bool:
