@@ -70,6 +70,9 @@ def test_a_player_who_drew_on_a_suit_probably_lacks_it_and_one_who_passed_surely
     drew = play(position("clasico", [["5C"], ["KH", "2S"]], "3D", turn=1, stock=["QD"]), "draw")
     info = public_info(view_for(drew, 0))
     assert info.lacks[1][2] == 1.0  # diamonds
+    # nor, probably, a card of the top's rank or a wild card; of anything else, no idea
+    for card, unlikely in (("9D", 1.0), ("3H", 1.0), ("8C", 1.0), ("KH", 0.0), ("QS", 0.0)):
+        assert info.unlikely[1][Card.parse(card).value] == unlikely, card
     passed = position("clasico", [["5C", "9C"], ["KH", "2S"]], "3D", turn=1)
     passed = play(passed, "pass")
     info = public_info(view_for(passed, 0))
