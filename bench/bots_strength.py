@@ -1,6 +1,6 @@
 """How well and how fast the robots play: seeded games between levels, and their figures.
 
-Run:  .venv/bin/python bench/bots_strength.py            (the default run: about 15 minutes)
+Run:  .venv/bin/python bench/bots_strength.py            (the default run: 25 minutes, 2 cores)
       .venv/bin/python bench/bots_strength.py --quick    (a smoke run: about a minute)
 Options: --rounds N (Difícil's rounds per product rule set with 2 players, default 100; half
 as many with 4), --matches N (Difícil vs Normal matches per rule set, 2 players, default 50),
@@ -12,7 +12,7 @@ and --house-easy-rounds N (Normal vs Fácil per house preset, with 2 and with th
 players, default 400), --memory-rounds N (default 1000), --seed N, --rules R and
 --players N (restrict the product parts to clasico / especiales, 2 / 4; repeatable),
 --only PART (easy, random, normal, matches, house, memory; repeatable), --jobs N.
-The two-player targets with larger samples (about 20 minutes on two cores):
+The two-player targets with larger samples (about 45 minutes on two cores):
       --only random --only matches --players 2 --rounds 600 --matches 100
 
 The games of each line are shared among ``--jobs`` processes (default: one per core), each
