@@ -52,10 +52,20 @@ RANK_EFFECT_LABELS = [
 ]
 
 
-def _rule_choices() -> list[tuple[str, str, list[str]]]:
+# ABRIR MESA's one line on what sets each preset apart (the rules card tells the whole).
+PRESET_NOTES = {
+    "clasico": "Solo el 8 es especial.",
+    "especiales": "El 2 hace robar, la reina salta y el as invierte.",
+    "libro": "Se roba una sola carta y el descarte se vuelve a barajar; gana quien suma menos.",
+    "anuncio": "Con especiales y hasta 8 jugadores: di «¡Última carta!» o roba 2.",
+    "chileno": "Ocho cartas y dos comodines (roban 4); el 2 y el 3 hacen robar, el 7 salta.",
+}
+
+
+def _rule_choices() -> list[tuple[str, str, str]]:
     """ABRIR MESA's rule sets: the presets (Clásico and Con especiales first), then house rules."""
     presets = ocholoco.PRESETS.items()
-    return [(key, rules.label, ocholoco.describe_rules(rules)) for key, rules in presets]
+    return [(key, rules.label, PRESET_NOTES.get(key, "")) for key, rules in presets]
 
 
 def _house_options(post: dict) -> dict:

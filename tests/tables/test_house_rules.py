@@ -24,6 +24,9 @@ def test_abrir_mesa_offers_every_preset_with_the_products_two_first_and_house_ru
                  ("clasico", "especiales", "libro", "anuncio", "chileno", "casa")]
     assert positions == sorted(positions)
     assert "Reglas de la casa" in page
+    # each preset says in one line what sets it apart
+    for note in ("Solo el 8 es especial.", "Se roba una sola carta", "¡Última carta!", "comodines"):
+        assert note in page, note
 
 
 @pytest.mark.parametrize("rules, seats", [("clasico", 4), ("libro", 6), ("anuncio", 8)])
