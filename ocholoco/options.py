@@ -11,7 +11,8 @@ Options (all optional; the names of `RuleSet` fields are accepted as they are):
 - ``jokers`` (0 to 4) and ``joker_points``;
 - ``wild_rank`` (``"8"``, or ``""`` for none) or ``wild_ranks`` (a list);
 - ``effects``: ``{rank: {"kind": "skip"|"reverse"|"draw"|"copy", "amount": n,
-  "stackable": bool}}`` (rank ``"JK"`` for the jokers), or ``[[rank, {...}], ...]``;
+  "stackable": bool}}`` (rank ``"JK"`` for the jokers), or ``[[rank, {...}], ...]``; an
+  effect may also be one of the `NAMED_EFFECTS` ("draw2", "skip", ...), as the form sends;
 - ``draw_policy`` ("until_playable", "draw_one", "draw_ends_turn"), ``empty_stock``
   ("pass_and_block", "reshuffle"), ``scoring`` ("winner_takes", "penalty");
 - ``target`` (a fixed target; 0: 50 per player) or ``target_points`` /
@@ -102,11 +103,22 @@ def _int(value: Any, name: str) -> int:
         raise InvalidRules(f"{name}: tiene que ser un número") from None
 
 
+# What a card can do, by the names the house rules form uses.
+NAMED_EFFECTS: dict[str, dict[str, Any]] = {
+    "skip": {"kind": "skip"},
+    "reverse": {"kind": "reverse"},
+    "draw2": {"kind": "draw", "amount": 2, "stackable": True},
+    "draw3": {"kind": "draw", "amount": 3, "stackable": True},
+    "draw4": {"kind": "draw", "amount": 4, "stackable": False},
+    "copy": {"kind": "copy"},
+}
+
+
 def _effect(data: Any) -> Effect:
     if isinstance(data, Effect):
         return data
     if isinstance(data, str):
-        data = {"kind": data}
+        data = NAMED_EFFECTS.get(data, {"kind": data})
     kind = data.get("kind")
     if kind not in ("skip", "reverse", "draw", "copy"):
         raise InvalidRules(f"Efecto desconocido: {kind!r}")

@@ -35,16 +35,7 @@ DECKS = [
 ]
 DECK_COOKIE = "baraja"
 HOUSE = "casa"
-# What a rank can do in house rules: the form's choice -> the engine's effect.
-RANK_EFFECTS = {
-    "": None,
-    "skip": {"kind": "skip"},
-    "reverse": {"kind": "reverse"},
-    "draw2": {"kind": "draw", "amount": 2, "stackable": True},
-    "draw3": {"kind": "draw", "amount": 3, "stackable": True},
-    "draw4": {"kind": "draw", "amount": 4, "stackable": False},
-    "copy": {"kind": "copy"},
-}
+# What a rank can do in house rules: the engine's `NAMED_EFFECTS`, as the form offers them.
 RANK_EFFECT_LABELS = [
     ("", "nada"), ("skip", "salta al siguiente"), ("reverse", "invierte el sentido"),
     ("draw2", "roba 2 (se acumula)"), ("draw3", "roba 3 (se acumula)"),
@@ -70,14 +61,9 @@ def _rule_choices() -> list[tuple[str, str, str]]:
 
 def _house_options(post: dict) -> dict:
     """The house rules form as `ocholoco.ruleset_from_options` options (it validates them)."""
-    effects = {}
-    for rank in ocholoco.RANKS:
-        effect = RANK_EFFECTS.get(post.get(f"effect_{rank}", ""))
-        if effect is not None:
-            effects[rank] = effect
     jokers = _int(post.get("jokers")) or 0
-    if jokers and post.get("effect_JK") in RANK_EFFECTS and RANK_EFFECTS[post["effect_JK"]]:
-        effects["JK"] = RANK_EFFECTS[post["effect_JK"]]
+    ranks = [*ocholoco.RANKS, "JK"] if jokers else ocholoco.RANKS
+    effects = {rank: post[f"effect_{rank}"] for rank in ranks if post.get(f"effect_{rank}")}
     options = {
         "key": HOUSE,
         "label": "Reglas de la casa",

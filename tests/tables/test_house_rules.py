@@ -46,6 +46,7 @@ def test_house_rules_are_kept_with_the_table_and_told_on_its_rules_card():
     rules = table.rules
     assert (rules.key, table.seat_count, rules.jokers, rules.scoring) == ("casa", 6, 2, "penalty")
     assert rules.wild_ranks == frozenset({"J"}) and rules.announce_fine == 2
+    assert rules.effect("2").amount == 2 and rules.effect("JK").amount == 4
     card = Person("Carla").get(f"/mesa/{table.code}/").content.decode()  # a spectator too
     assert "comodín" in card.lower() and "Reglas de la casa" in card
 
@@ -55,4 +56,12 @@ def test_impossible_house_rules_are_refused_in_spanish_and_open_nothing():
     response = Person().post("/abrir/", too_many, htmx=False)
     assert response.status_code == 400
     assert "Esas reglas no se pueden jugar" in response.content.decode()
+    assert not Table.objects.exists()
+
+
+def test_a_forged_card_effect_is_refused_in_spanish_and_opens_nothing():
+    forged = {**HOUSE, "effect_5": "draw99"}
+    response = Person().post("/abrir/", forged, htmx=False)
+    assert response.status_code == 400
+    assert "Efecto desconocido" in response.content.decode()
     assert not Table.objects.exists()
