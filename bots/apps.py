@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class BotsConfig(AppConfig):
     name = "bots"
     verbose_name = "Robots"
+
+    def ready(self) -> None:
+        from bots.tasks import pending_turns_enqueue, turn_schedule
+        from tables.dispatch import recorder_register
+        from tables.workers import startup_register
+
+        recorder_register(turn_schedule)
+        startup_register(pending_turns_enqueue)

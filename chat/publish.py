@@ -1,9 +1,11 @@
 """Push the chat to the browsers on a table's own socket (no second connection).
 
-Everything goes to the table's public group as the `table.fragment` event the table consumer
-already forwards: chat lines carry no `data-version`, so the page swaps them as they come. A
-message and the chat's history are the same for every viewer; only the spectators' gate
-(whether they may write) goes to the watchers alone.
+A message goes to the table's public group as the `table.fragment` event the table consumer
+already forwards; the lines a table change adds to the chat ride in that change's frames
+(`events_frame_part`, registered with `tables.dispatch`): one frame per viewer per change.
+Chat lines carry no `data-version`, so the page swaps them as they come. A message and the
+chat's history are the same for every viewer; only the spectators' gate (whether they may
+write) goes to the watchers alone.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from django.template.loader import render_to_string
 from chat.models import ChatMessage
 from chat.selectors import Line, chat_history, event_lines, gate_text, message_line
 from tables import publish
-from tables.models import Table, TableEvent
+from tables.dispatch import Committed
+from tables.models import Table
 
 COLUMN = "chat/column.html"
 
@@ -52,20 +55,16 @@ def spectators_gate_publish(table: Table) -> None:
     _send(table.watchers_group_name, render_gate(table, spectator=True))
 
 
-def chat_events_publish(table_id: int, version: int) -> None:
-    """The chat lines of the table events logged at `version` (called after each commit)."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        return
-    events = list(TableEvent.objects.filter(table=table, version=version))
-    kinds = {e.kind for e in events}
-    seats = {s.number: s for s in table.seats.all()}
-    if "renamed" in kinds:
+def events_frame_part(committed: Committed) -> str:
+    """The chat's part of every viewer's frame for a table change: the lines of its events."""
+    table, seats = committed.table, committed.snapshot.seats
+    if "renamed" in committed.kinds:
         # Old messages and lines name the seat too: the whole log shows the new name.
-        _send(table.group_name, render_log(table))
-        return
-    lines = event_lines(events, seats)
+        return render_log(table)
+    html = ""
+    lines = event_lines(committed.events, seats)
     if lines:
-        _send(table.group_name, render_lines(lines))
-    if "closed" in kinds:
-        _send(table.group_name, render_gate(table, spectator=False))
+        html += render_lines(lines)
+    if "closed" in committed.kinds:
+        html += render_gate(table, spectator=False)
+    return html

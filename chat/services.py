@@ -3,7 +3,7 @@
 A request that cannot be honoured raises `tables.services.TableError` with a message in
 Spanish; nothing changes. What a change shows is published on commit (`chat.publish`).
 Moderation changes to the table itself (closing it, a seat's name or person) are table
-services, in `tables.services`; they record themselves here with `moderation_record`.
+services, in `tables.services`; their record is kept here (`table_change_record`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from django.utils import timezone
 from chat import publish
 from chat.models import ChatMessage, ChatMute, ChatSettings, ModerationAction, Presence
 from chat.selectors import gate_text, is_muted
-from tables.models import Seat, Table
-from tables.services import NAME_MAX, TableError
+from tables.dispatch import Committed
+from tables.models import Table
+from tables.services import MODERATION_REASON_MAX, NAME_MAX, TableError, moderation_reason
 
 TEXT_MAX = 300
-REASON_MAX = 200
+REASON_MAX = MODERATION_REASON_MAX
 # At most RATE_COUNT messages per RATE_WINDOW from one browser.
 RATE_COUNT = 5
 RATE_WINDOW = timedelta(seconds=10)
@@ -95,11 +96,21 @@ def spectators_chat_set(*, table_id: int, secret: str | None, allowed: bool) -> 
         transaction.on_commit(lambda: publish.spectators_gate_publish(table))
 
 
-def author_renamed(*, table: Table, number: int, old: str, new: str) -> None:
-    """A seat's name changed: its messages show the new one (part of the rename's change)."""
-    ChatMessage.objects.filter(table=table, seat_number=number, author_name=old).update(
-        author_name=new
-    )
+def table_change_record(committed: Committed) -> None:
+    """Inside a table change (registered with `tables.dispatch`): keep the moderation record of
+    the staff actions it logged, and give a renamed seat's messages its new name."""
+    table = committed.table
+    for event in committed.events:
+        if event.kind == "moderated":
+            data = event.data
+            ModerationAction.objects.create(
+                actor_id=data["actor"], kind=data["action"], table=table,
+                target=data["target"], reason=data["reason"],
+            )
+        elif event.kind == "renamed":
+            ChatMessage.objects.filter(
+                table=table, seat_number=event.seat, author_name=event.data["old"]
+            ).update(author_name=event.data["new"])
 
 
 # --- Moderation ----------------------------------------------------------------------------
@@ -109,13 +120,7 @@ def moderation_record(
     *, actor: Any, kind: str, table: Table | None, target: str, reason: str
 ) -> str:
     """Record a moderation action (inside the caller's transaction); returns the clean reason."""
-    reason = " ".join((reason or "").split())
-    if not reason:
-        raise TableError("Escribe el motivo.")
-    if len(reason) > REASON_MAX:
-        raise TableError(f"El motivo puede tener hasta {REASON_MAX} caracteres.")
-    if actor is None or not actor.is_staff:
-        raise TableError("Solo la moderación puede hacer eso.")
+    reason = moderation_reason(actor=actor, reason=reason)
     ModerationAction.objects.create(
         actor=actor, kind=kind, table=table, target=target[:200], reason=reason
     )
@@ -191,11 +196,10 @@ def message_author_mute(*, message_id: int, reason: str, actor: Any) -> ChatMute
 # --- Presence ------------------------------------------------------------------------------
 
 
-def presence_join(*, table: Table, seat: Seat | None, channel_name: str) -> None:
+def presence_join(*, table: Table, seat_number: int | None, channel_name: str) -> None:
     """A table page's socket opened (the admin counts the spectators watching now)."""
     Presence.objects.update_or_create(
-        channel_name=channel_name,
-        defaults={"table": table, "seat_number": seat.number if seat else None},
+        channel_name=channel_name, defaults={"table": table, "seat_number": seat_number}
     )
 
 

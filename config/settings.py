@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import psycopg_pool
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -45,6 +46,8 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "tables",
     "chat",
     "bots",
@@ -86,7 +89,19 @@ TEMPLATES = [
 # (IMMEDIATE transactions, a busy timeout) instead of failing with "database is locked".
 SQLITE_PATH = Path(os.environ.get("SQLITE_PATH", BASE_DIR / "var" / "ocholoco.sqlite3"))
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        # Psycopg 3's pool (Django's own option): each process holds at most DB_POOL_MAX
+        # connections whatever the load, however many threads serve requests; a connection is
+        # checked before use, so a restarted PostgreSQL costs one error, not a broken pool.
+        DATABASES["default"]["OPTIONS"] = {
+            "pool": {
+                "min_size": int(os.environ.get("DB_POOL_MIN", "1")),
+                "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
+                "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+                "check": psycopg_pool.ConnectionPool.check_connection,
+            }
+        }
 else:
     SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -116,8 +131,14 @@ if os.environ.get("REDIS_URL"):
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Robots play in this process unless told not to (a separate worker can take them instead).
-ROBOTS_IN_PROCESS = env_bool("ROBOTS_IN_PROCESS", True)
+# Background work (robots' turns, turn deadlines, "te toca" alerts, archiving) is a queue of
+# tasks in the database (django-tasks, database backend), run by task workers: TASK_WORKERS
+# threads inside each web process (the embedded default: one process does everything), and/or
+# `manage.py tasks_worker` processes (production: TASK_WORKERS=0 and as many as needed).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+TASK_WORKERS = int(os.environ.get("TASK_WORKERS", "1"))
+# Seconds a task worker sleeps when it finds nothing to do.
+TASK_POLL_INTERVAL = float(os.environ.get("TASK_POLL_INTERVAL", "0.05"))
 # Seconds between robot moves, so that people can follow them.
 ROBOT_DELAY = float(os.environ.get("ROBOT_DELAY", "1.0"))
 

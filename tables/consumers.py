@@ -1,22 +1,26 @@
-"""The table's websocket: one per page, thin and synchronous.
+"""The table's websocket: one per page, thin, and asynchronous where it is busy.
 
 On connect the viewer proves their seat (from the session) and joins the table's public group
-and either their seat's group or the watchers' group; then they get the whole current table,
-so a dropped connection or a restart never leaves a stale page. After that the consumer only
-forwards the fragments `tables.publish` rendered for its groups.
+(chat messages) and either their seat's group or the watchers' group; then they get the whole
+current table, so a dropped connection or a restart never leaves a stale page. After that the
+consumer forwards the frames `tables.publish` rendered for its groups, as they are.
+
+Forwarding is most of what a consumer does (every viewer, every move), so it runs on the event
+loop without a thread hop (measured: a synchronous consumer spent a thread hop per frame);
+the database work of connecting and leaving runs in a thread.
 """
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
 
 from chat.publish import render_log
 from chat.services import presence_join, presence_leave
+from tables import resync
 from tables.identity import proven_seat
 from tables.models import Table
-from tables.render import render_for_viewer
-from tables.selectors import TableSnapshot
+from tables.publish import viewer_html
 
 REVOKED_HTML = (
     '<div id="notice" hx-swap-oob="true" class="notice" role="alert">'
@@ -24,40 +28,66 @@ REVOKED_HTML = (
 )
 
 
-class TableConsumer(WebsocketConsumer):
+def _viewer(code: str, session) -> tuple[Table, int | None] | None:
+    """The table of `code` and the seat this browser proves there (None: a watcher)."""
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        return None
+    seat = proven_seat(session, table, table.seats.all())
+    return table, seat.number if seat else None
+
+
+def _greeting(table: Table, seat_number: int | None, channel_name: str) -> tuple[int, str]:
+    """Presence, and the whole current table for this viewer (and the chat): (version, html)."""
+    presence_join(table=table, seat_number=seat_number, channel_name=channel_name)
+    version, html = viewer_html(table.pk, seat_number)
+    return version, html + render_log(table)
+
+
+class TableConsumer(AsyncWebsocketConsumer):
     groups: list[str]
 
-    def connect(self) -> None:
+    async def connect(self) -> None:
         self.groups = []
+        self.table_id = None
         code = self.scope["url_route"]["kwargs"]["code"]
-        table = Table.objects.filter(code=code).first()
-        if table is None:
-            self.close(code=4404)
+        viewer = await database_sync_to_async(_viewer)(code, self.scope["session"])
+        if viewer is None:
+            await self.close(code=4404)
             return
-        snapshot = TableSnapshot.load(table)
-        seat = proven_seat(self.scope["session"], table, snapshot.seats.values())
-        self.groups = [
-            table.group_name,
-            table.seat_group_name(seat.number) if seat else table.watchers_group_name,
-        ]
+        table, self.seat_number = viewer
+        self.table_id = table.pk
+        audience = (
+            table.watchers_group_name if self.seat_number is None
+            else table.seat_group_name(self.seat_number)
+        )
+        self.groups = [table.group_name, audience]
+        # Join first, then read: a change committed meanwhile is either in the greeting or
+        # pushed after it (the page drops an older frame).
         for group in self.groups:
-            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
-        self.accept()
-        presence_join(table=table, seat=seat, channel_name=self.channel_name)
-        self.send(text_data=render_for_viewer(snapshot, seat) + render_log(table))
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        self.version, html = await database_sync_to_async(_greeting)(
+            table, self.seat_number, self.channel_name
+        )
+        resync.watch(self)
+        await self.send(text_data=html)
 
-    def disconnect(self, code: int) -> None:
-        presence_leave(channel_name=self.channel_name)
+    async def disconnect(self, code: int) -> None:
+        resync.unwatch(self)
         for group in self.groups:
-            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.table_id is not None:
+            await database_sync_to_async(presence_leave)(channel_name=self.channel_name)
 
-    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        # Moves arrive by HTTP POST (DESIGN.md); the socket only pushes.
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # Moves arrive by HTTP POST; the socket only pushes.
         pass
 
-    def table_fragment(self, event: dict) -> None:
-        self.send(text_data=event["html"])
+    async def table_fragment(self, event: dict) -> None:
+        self.version = max(self.version, event.get("version", 0))
+        await self.send(text_data=event["html"])
 
-    def table_revoked(self, event: dict) -> None:
-        self.send(text_data=REVOKED_HTML)
-        self.close()
+    async def table_revoked(self, event: dict) -> None:
+        await self.send(text_data=REVOKED_HTML)
+        await self.close()

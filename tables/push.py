@@ -1,8 +1,10 @@
 """'Te toca' alerts by Web Push, for a person whose table is not open anywhere.
 
-When a change hands the turn to a person, `turn_alert` sends one notification to each push
-subscription of that seat, unless the seat has the table open (an open socket: the page
-shows the turn itself), plays as a robot, or left. Sending happens off the request thread.
+When a change hands the turn to a person who asked for alerts, `turn_alert_schedule` enqueues
+the `turn_alert` task with the change (in its transaction). A task worker then sends one
+notification to each push subscription of that seat, unless by then the seat has the table
+open (an open socket: the page shows the turn itself), the turn moved on, or the seat plays
+as a robot or was left.
 VAPID keys come from the environment (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY), or for local use
 from the file `manage.py vapid_keys` writes.
 """
@@ -11,18 +13,19 @@ from __future__ import annotations
 
 import json
 import logging
-from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db import close_old_connections
+from django_tasks import task
 from pywebpush import WebPushException, webpush
 
 import ocholoco
 from tables.models import PushSubscription, Seat, Table
 
+if TYPE_CHECKING:
+    from tables.dispatch import Committed
+
 logger = logging.getLogger(__name__)
-_sender = ThreadPoolExecutor(max_workers=2, thread_name_prefix="push")
-_pending: list[Future] = []
 
 
 def vapid_keys() -> tuple[str, str]:
@@ -55,21 +58,30 @@ def _should_alert(table: Table, seat: Seat) -> bool:
     return not Presence.objects.filter(table=table, seat_number=seat.number).exists()
 
 
-def turn_alert(*, table_id: int, seat_number: int) -> None:
-    """The turn just passed to `seat_number`: alert it if it is away from the table."""
+def turn_alert_schedule(committed: Committed) -> None:
+    """Inside a change: a person whose turn began, and who asked for alerts, gets one."""
+    number = committed.turn_passed_to
+    if number is None or not settings.VAPID_PRIVATE_KEY:
+        return
+    seat = committed.snapshot.seats.get(number)
+    if seat is None or seat.plays_as_robot or not getattr(seat, "has_alerts", False):
+        return
+    turn_alert.enqueue(table_id=committed.table.pk, seat_number=number, version=committed.version)
+
+
+@task()
+def turn_alert(*, table_id: int, seat_number: int, version: int) -> None:
+    """The turn passed to `seat_number` at `version`: alert it if it is away from the table."""
     public, private = vapid_keys()
     if not private:
         return
-    table = Table.objects.filter(pk=table_id).first()
+    table = Table.objects.filter(pk=table_id, version=version).first()
     seat = table and table.seats.filter(number=seat_number).first()
     if seat is None or not _should_alert(table, seat):
         return
-    subscriptions = list(seat.push_subscriptions.all())
-    if not subscriptions:
-        return
     payload = json.dumps(alert_text(table, seat))
-    for subscription in subscriptions:
-        _pending.append(_sender.submit(_send, subscription.pk, subscription.info(), payload))
+    for subscription in seat.push_subscriptions.all():
+        _send(subscription.pk, subscription.info(), payload)
 
 
 def _send(subscription_id: int, info: dict, payload: str) -> None:
@@ -81,16 +93,8 @@ def _send(subscription_id: int, info: dict, payload: str) -> None:
     except WebPushException as failure:
         status = getattr(failure.response, "status_code", None)
         if status in (404, 410):  # the browser dropped the subscription
-            close_old_connections()
             PushSubscription.objects.filter(pk=subscription_id).delete()
-            close_old_connections()
         else:
             logger.warning("Web Push failed: %s", failure)
     except Exception:
         logger.exception("Web Push failed")
-
-
-def wait_for_sends(timeout: float = 10) -> None:
-    """Let every queued notification go out (tests, and a clean shutdown)."""
-    while _pending:
-        _pending.pop().result(timeout=timeout)

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Exists, OuterRef
+
 import ocholoco
 from ocholoco.notation import card_with_article
 from tables import clock
-from tables.models import Seat, Table
+from tables.models import PushSubscription, Seat, Table
 
 SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 FIGURES = {"K": "♚", "Q": "♛", "J": "♞"}
@@ -80,8 +82,13 @@ class TableSnapshot:
     match: Any = None
 
     @classmethod
-    def load(cls, table: Table) -> TableSnapshot:
-        seats = {s.number: s for s in table.seats.all()}
+    def load(cls, table: Table, *, alerts: bool = False) -> TableSnapshot:
+        """`alerts`: also tell each seat whether it asked for "te toca" alerts (`has_alerts`)."""
+        query = table.seats.all()
+        if alerts:
+            subscriptions = PushSubscription.objects.filter(seat=OuterRef("pk"))
+            query = query.annotate(has_alerts=Exists(subscriptions))
+        seats = {s.number: s for s in query}
         round_state = ocholoco.from_json(table.round_state) if table.round_state else None
         match = ocholoco.from_json(table.match_state) if table.match_state else None
         return cls(table=table, seats=seats, round=round_state, match=match)
@@ -262,20 +269,18 @@ def panel_context(
 ROBOTS_NEXT_ROUND_DELAY = 5.0
 
 
-def _only_robots_play(table: Table) -> bool:
-    seats = table.seats.filter(number__in=table.match_seats)
-    return all(seat.plays_as_robot for seat in seats)
-
-
-def _due_in(table: Table, robot_delay: float) -> float | None:
-    """Seconds until the runner has a turn to play at `table`, or None: a robot's turn is
-    due after `robot_delay`; a person's turn when their time runs out."""
-    if table.status == Table.Status.ROUND_OVER and _only_robots_play(table):
+def turn_due_in(snapshot: TableSnapshot, robot_delay: float) -> float | None:
+    """Seconds until a robot has something to do at the table, or None: a robot's turn is due
+    after `robot_delay`; a person's turn when their time runs out; the next round at a table
+    where only robots are left after `ROBOTS_NEXT_ROUND_DELAY`."""
+    table = snapshot.table
+    if table.status == Table.Status.ROUND_OVER and all(
+        snapshot.seats[number].plays_as_robot for number in table.match_seats
+    ):
         return ROBOTS_NEXT_ROUND_DELAY  # nobody is left to tap SIGUIENTE RONDA
-    if table.status != Table.Status.PLAYING or not table.round_state:
+    if table.status != Table.Status.PLAYING or snapshot.round is None:
         return None
-    state = ocholoco.from_json(table.round_state)
-    seat = table.seats.filter(number=table.match_seats[state.turn]).first()
+    seat = snapshot.seats.get(table.match_seats[snapshot.round.turn])
     if seat is None:
         return None
     if seat.plays_as_robot:
@@ -285,19 +290,19 @@ def _due_in(table: Table, robot_delay: float) -> float | None:
     return max(0.0, (table.turn_deadline - clock.now()).total_seconds())
 
 
-def turn_due_in(*, table_id: int, version: int, robot_delay: float) -> float | None:
-    """When the runner should play at the table, if it is still at `version`."""
+def table_at(table_id: int, version: int) -> TableSnapshot | None:
+    """The table as it is, if it is still at `version` (read without a lock)."""
     table = Table.objects.filter(pk=table_id, version=version).first()
-    return None if table is None else _due_in(table, robot_delay)
+    return None if table is None else TableSnapshot.load(table)
 
 
 def tables_awaiting_turn(robot_delay: float) -> list[tuple[int, int, float]]:
-    """(table id, version, seconds until due) of every table in play the runner must visit:
-    a robot to move, or a person with a turn limit."""
+    """(table id, version, seconds until due) of every table in play waiting on a robot:
+    a robot to move, a person with a turn limit, robots to deal on."""
     pending = []
     in_play = [Table.Status.PLAYING, Table.Status.ROUND_OVER]
-    for table in Table.objects.filter(status__in=in_play):
-        due = _due_in(table, robot_delay)
+    for table in Table.objects.filter(status__in=in_play).prefetch_related("seats"):
+        due = turn_due_in(TableSnapshot.load(table), robot_delay)
         if due is not None:
             pending.append((table.pk, table.version, due))
     return pending

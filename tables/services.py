@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -22,14 +22,14 @@ from typing import Any
 from django.db import transaction
 
 import ocholoco
-from bots.runner import robot_turn_schedule
-from chat.publish import chat_events_publish
 from tables import clock
+from tables.dispatch import Committed, table_changed
 from tables.models import Seat, Table, TableEvent, hash_secret
-from tables.publish import table_publish, table_revoke_watchers
-from tables.push import turn_alert
+from tables.publish import table_revoke_watchers
+from tables.selectors import TableSnapshot
 
 NAME_MAX = 24
+MODERATION_REASON_MAX = 200
 ROBOT_NAMES = ["Robotina", "Chispa", "Tuerca", "Pixel", "Bit", "Cobre", "Dínamo", "Voltio"]
 
 
@@ -43,19 +43,35 @@ class TableError(Exception):
 
 @dataclass
 class Change:
-    """What one service call does to its locked table, collected and then saved at once."""
+    """What one service call does to its locked table, collected and then saved at once.
+
+    The game state is decoded once, when the table is locked; a service that changes it sets
+    `round` / `match` (and the table's JSON) so that nothing is decoded twice.
+    """
 
     table: Table
     seats: dict[int, Seat]
+    round: ocholoco.Round | None = None
+    match: ocholoco.Match | None = None
     events: list[tuple[str, int | None, dict[str, Any]]] = field(default_factory=list)
 
     def log(self, kind: str, seat: int | None = None, **data: Any) -> None:
         self.events.append((kind, seat, data))
 
+    def turn_key(self) -> tuple[str, int | None]:
+        """Whose turn it is, as far as the turn limit is concerned (status, seat to move)."""
+        table = self.table
+        if table.status != Table.Status.PLAYING or self.round is None:
+            return (table.status, None)
+        return (table.status, table.match_seats[self.round.turn])
+
 
 @contextmanager
 def _changing(table_id: int) -> Iterator[Change]:
-    """Lock the table, let the caller change it, then save, log and publish on commit."""
+    """Lock the table, let the caller change it, then save, log and dispatch what follows.
+
+    Locks the table's row (`select_for_update`) for the whole transaction.
+    """
     with transaction.atomic():
         try:
             table = Table.objects.select_for_update().get(pk=table_id)
@@ -65,46 +81,40 @@ def _changing(table_id: int) -> Iterator[Change]:
             raise TableError("Esta mesa está cerrada.")
         if table.status == Table.Status.ARCHIVED:
             raise TableError("Esta mesa está archivada: se puede mirar, pero ya no se juega.")
-        change = Change(table=table, seats={s.number: s for s in table.seats.all()})
-        turn_before = _turn_key(table)
+        snapshot = TableSnapshot.load(table, alerts=True)
+        change = Change(
+            table=table, seats=snapshot.seats, round=snapshot.round, match=snapshot.match
+        )
+        turn_before = change.turn_key()
         yield change
         if not change.events:
             return
-        turn_after = _turn_key(table)
+        turn_after = change.turn_key()
         if turn_after != turn_before or not table.turn_deadline:
             _set_turn_deadline(change)
-        # The turn just passed to a person: they may need an alert (one per turn).
-        alert_seat = turn_after[1] if turn_after != turn_before else None
         table.version += 1
         table.save()
-        TableEvent.objects.bulk_create(
+        events = TableEvent.objects.bulk_create(
             TableEvent(table=table, version=table.version, kind=kind, seat=seat, data=data)
             for kind, seat, data in change.events
         )
-        version = table.version
-        transaction.on_commit(lambda: _after_commit(table.pk, version, alert_seat))
-
-
-def _after_commit(table_id: int, version: int, alert_seat: int | None = None) -> None:
-    if alert_seat is not None:
-        turn_alert(table_id=table_id, seat_number=alert_seat)
-    table_publish(table_id)
-    chat_events_publish(table_id, version)
-    robot_turn_schedule(table_id=table_id, version=version)
-
-
-def _turn_key(table: Table) -> tuple[str, int | None]:
-    """Whose turn it is, as far as the turn limit is concerned (status, seat to move)."""
-    if table.status != Table.Status.PLAYING or not table.round_state:
-        return (table.status, None)
-    turn = ocholoco.from_json(table.round_state).turn
-    return (table.status, table.match_seats[turn])
+        # The turn just passed to a person: they may need an alert (one per turn).
+        turn_passed_to = turn_after[1] if turn_after != turn_before else None
+        table_changed(
+            Committed(
+                snapshot=TableSnapshot(
+                    table=table, seats=change.seats, round=change.round, match=change.match
+                ),
+                events=events,
+                turn_passed_to=turn_passed_to,
+            )
+        )
 
 
 def _set_turn_deadline(change: Change) -> None:
     """A new turn for a person starts their time; robots and other states have none."""
     table = change.table
-    _, number = _turn_key(table)
+    _, number = change.turn_key()
     person = number is not None and not change.seats[number].plays_as_robot
     table.turn_deadline = (
         clock.now() + timedelta(seconds=table.turn_limit)
@@ -222,7 +232,7 @@ def seat_claim(*, table_id: int, name: str, secret: str | None = None) -> tuple[
         _check_name_free(change, name)
         number = _free_number(change)
         new_secret, secret_hash = _new_secret()
-        seat = Seat.objects.create(
+        seat = change.seats[number] = Seat.objects.create(
             table=change.table, number=number, name=name, secret_hash=secret_hash
         )
         change.log("seated", number, name=name)
@@ -247,7 +257,7 @@ def seat_add_robot(
             raise TableError("Ese lugar ya está ocupado.")
         taken = {s.name for s in change.seats.values()}
         name = next((n for n in ROBOT_NAMES if n not in taken), f"Robot {number + 1}")
-        seat = Seat.objects.create(
+        seat = change.seats[number] = Seat.objects.create(
             table=change.table, number=number, name=name, kind=Seat.Kind.ROBOT, robot_level=level
         )
         change.log("robot_added", number, name=name, level=level)
@@ -264,6 +274,7 @@ def seat_remove_robot(*, table_id: int, secret: str | None, number: int) -> None
         if seat is None or not seat.is_robot:
             raise TableError("En ese lugar no hay un robot.")
         seat.delete()
+        del change.seats[number]
         change.log("robot_removed", number, name=seat.name)
 
 
@@ -292,6 +303,7 @@ def seat_reclaim(*, secret: str) -> Seat:
 def _deal(change: Change, match: ocholoco.Match) -> None:
     table = change.table
     state = match.deal(seed=random.SystemRandom().getrandbits(64))
+    change.round, change.match = state, match
     table.round_state = ocholoco.to_json(state)
     table.match_state = ocholoco.to_json(match)
     table.status = Table.Status.PLAYING
@@ -325,8 +337,7 @@ def round_next(*, table_id: int, secret: str | None, version: int | None = None)
         _check_version(change, version)
         if change.table.status != Table.Status.ROUND_OVER:
             raise TableError("La ronda todavía no terminó.")
-        match = ocholoco.from_json(change.table.match_state)
-        _deal(change, match)
+        _deal(change, change.match)
 
 
 def match_rematch(*, table_id: int, secret: str | None, version: int | None = None) -> None:
@@ -336,19 +347,17 @@ def match_rematch(*, table_id: int, secret: str | None, version: int | None = No
         _check_version(change, version)
         if change.table.status != Table.Status.MATCH_OVER:
             raise TableError("La partida todavía no terminó.")
-        old = ocholoco.from_json(change.table.match_state)
         change.log("rematch", None)
-        _deal(change, old.rematch())
+        _deal(change, change.match.rematch())
 
 
 def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> None:
     """Apply a move for `seat` to the locked table, and end the round when it ends."""
-    table = change.table
+    table, state = change.table, change.round
     if table.status != Table.Status.PLAYING:
         raise TableError("No hay una ronda en juego.")
     if seat.number not in table.match_seats:
         raise TableError("No juegas en esta partida.")
-    state = ocholoco.from_json(table.round_state)
     player = table.match_seats.index(seat.number)
     if state.turn != player:
         raise TableError("No es tu turno.")
@@ -356,11 +365,11 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
         new_state = ocholoco.apply_move(state, move)
     except ocholoco.IllegalMove as illegal:
         raise TableError(str(illegal)) from None
-    table.round_state = ocholoco.to_json(new_state)
+    change.round = new_state
     table.last_move_at = clock.now()
     change.log("move", seat.number, move=ocholoco.move_to_str(move), **extra)
     if new_state.finished:
-        match = ocholoco.from_json(table.match_state).apply_round(new_state)
+        match = change.match = change.match.apply_round(new_state)
         table.match_state = ocholoco.to_json(match)
         table.status = Table.Status.MATCH_OVER if match.finished else Table.Status.ROUND_OVER
         seats = table.match_seats
@@ -372,6 +381,11 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
         )
         if match.finished:
             change.log("match_over", None, winners=[table.match_seats[p] for p in match.winners])
+
+
+def _save_round(change: Change) -> None:
+    """The round as the moves left it, encoded once after all of them."""
+    change.table.round_state = ocholoco.to_json(change.round)
 
 
 def table_play_move(
@@ -390,69 +404,63 @@ def table_play_move(
             raise TableError("Un robot juega tu lugar: toca VOLVER A JUGAR para seguir tú.")
         _check_version(change, version)
         _apply(change, seat, parsed)
+        _save_round(change)
         if seat.timeouts_in_row:
             seat.timeouts_in_row = 0
             seat.save()
 
 
-def robot_play(*, table_id: int, version: int) -> bool:
-    """Play the turn the runner was asked for, if the table is still at `version`.
+def turn_play_for(
+    *, table_id: int, version: int, moves: Sequence[ocholoco.Move], timeout: bool = False
+) -> bool:
+    """Moves a robot decided, outside the lock, on the table as it was at `version`.
 
-    A robot's seat gets one move. A person whose time ran out gets their whole turn played by
-    a Normal robot (marked in the log); after three such turns in a row the robot keeps the
-    seat until the person takes it back. A duplicate or late call (another process played
-    it, someone moved) changes nothing. Returns whether a move was made.
+    A robot's seat makes one move. For a person whose time ran out (`timeout`), a robot plays
+    their whole turn (marked in the log); after three such turns in a row the robot keeps the
+    seat until the person takes it back. A duplicate or late call (another worker played it,
+    someone moved, the time was given back) changes nothing. Returns whether it played.
     """
-    from bots import choose
-
     try:
         with _changing(table_id) as change:
             table = change.table
-            if table.version != version:
+            if table.version != version or table.status != Table.Status.PLAYING:
                 return False
-            if table.status == Table.Status.ROUND_OVER and all(
-                change.seats[n].plays_as_robot for n in table.match_seats
-            ):
-                _deal(change, ocholoco.from_json(table.match_state))  # robots play on
-                return True
-            if table.status != Table.Status.PLAYING:
+            seat = change.seats[table.match_seats[change.round.turn]]
+            if timeout:
+                if seat.plays_as_robot or not table.turn_deadline:
+                    return False
+                if clock.now() < table.turn_deadline:
+                    return False
+                change.log("timeout", seat.number, name=seat.name)
+            elif not seat.plays_as_robot:
                 return False
-            state = ocholoco.from_json(table.round_state)
-            seat = change.seats[table.match_seats[state.turn]]
-            if seat.plays_as_robot:
-                level = seat.robot_level or Seat.Level.NORMAL
-                move = choose(
-                    ocholoco.view_for(state, state.turn), ocholoco.legal_moves(state),
-                    level=level, rng=random.Random(),
-                )
-                _apply(change, seat, move, robot=True)
-                return True
-            if not table.turn_deadline or clock.now() < table.turn_deadline:
-                return False
-            _play_turn_for_absent(change, seat, state)
+            for move in moves:
+                if timeout:
+                    _apply(change, seat, move, by="timeout")
+                else:
+                    _apply(change, seat, move, robot=True)
+            _save_round(change)
+            if timeout:
+                seat.timeouts_in_row += 1
+                if seat.timeouts_in_row >= 3:
+                    seat.away = True
+                    change.log("away", seat.number, name=seat.name)
+                seat.save()
     except TableError:
         return False
     return True
 
 
-def _play_turn_for_absent(change: Change, seat: Seat, state: ocholoco.Round) -> None:
-    from bots import choose
-
-    player = state.turn
-    rng = random.Random()
-    change.log("timeout", seat.number, name=seat.name)
-    while not state.finished and state.turn == player:
-        move = choose(
-            ocholoco.view_for(state, player), ocholoco.legal_moves(state),
-            level=Seat.Level.NORMAL, rng=rng,
-        )
-        _apply(change, seat, move, by="timeout")
-        state = ocholoco.from_json(change.table.round_state)
-    seat.timeouts_in_row += 1
-    if seat.timeouts_in_row >= 3:
-        seat.away = True
-        change.log("away", seat.number, name=seat.name)
-    seat.save()
+def round_deal_for_robots(*, table_id: int, version: int) -> bool:
+    """Robots play on: at a table where only robots are left, deal the round that follows."""
+    with _changing(table_id) as change:
+        table = change.table
+        if table.version != version or table.status != Table.Status.ROUND_OVER:
+            return False
+        if not all(change.seats[n].plays_as_robot for n in table.match_seats):
+            return False
+        _deal(change, change.match)
+    return True
 
 
 def seat_come_back(*, table_id: int, secret: str | None) -> None:
@@ -529,16 +537,26 @@ def seat_abandon(*, table_id: int, secret: str | None) -> None:
 
 # --- Moderation ----------------------------------------------------------------------------
 # Staff actions from the Django admin. They change the table through `_changing`, like a move:
-# locked, logged, versioned and published the same way. Each one is also recorded (who, what,
-# why) by `chat.services.moderation_record` in the same transaction.
+# locked, logged, versioned and published the same way. Each one also logs a "moderated"
+# event (who, what, why), which the moderation record (`chat`) keeps, in the same transaction.
 
 
-def _moderation_record(change: Change, kind: str, *, actor: Any, reason: str, target: str) -> str:
-    from chat.services import moderation_record  # chat.services imports this module
+def moderation_reason(*, actor: Any, reason: str) -> str:
+    """A staff member's reason for a moderation action, tidied; or a refusal."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise TableError("Escribe el motivo.")
+    if len(reason) > MODERATION_REASON_MAX:
+        raise TableError(f"El motivo puede tener hasta {MODERATION_REASON_MAX} caracteres.")
+    if actor is None or not actor.is_staff:
+        raise TableError("Solo la moderación puede hacer eso.")
+    return reason
 
-    return moderation_record(
-        actor=actor, kind=kind, table=change.table, target=target, reason=reason
-    )
+
+def _moderated(change: Change, action: str, *, actor: Any, reason: str, target: str) -> str:
+    reason = moderation_reason(actor=actor, reason=reason)
+    change.log("moderated", None, action=action, actor=actor.pk, target=target[:200], reason=reason)
+    return reason
 
 
 def _moderated_seat(change: Change, number: int) -> Seat:
@@ -566,7 +584,7 @@ def table_close(*, table_id: int, reason: str, actor: Any) -> None:
     """Close the table for good: it stays visible, read-only, with the reason."""
     with _changing(table_id) as change:
         table = change.table
-        reason = _moderation_record(change, "close", actor=actor, reason=reason, target=str(table))
+        reason = _moderated(change, "close", actor=actor, reason=reason, target=str(table))
         table.status = Table.Status.CLOSED
         table.closed_reason = reason
         change.log("closed", None, reason=reason)
@@ -578,14 +596,12 @@ def seat_replace_with_robot(*, table_id: int, number: int, reason: str, actor: A
         seat = _moderated_seat(change, number)
         if seat.plays_as_robot:
             raise TableError("En ese lugar ya juega un robot.")
-        _moderation_record(change, "replace", actor=actor, reason=reason, target=str(seat))
+        _moderated(change, "replace", actor=actor, reason=reason, target=str(seat))
         _seat_to_robot(change, seat, "replaced_by_robot")
 
 
 def seat_rename(*, table_id: int, number: int, name: str, reason: str, actor: Any) -> None:
     """Give a seat another name (an offensive one); its chat messages show the new one."""
-    from chat.services import author_renamed  # chat.services imports this module
-
     name = _clean_name(name)
     with _changing(table_id) as change:
         seat = _moderated_seat(change, number)
@@ -595,11 +611,10 @@ def seat_rename(*, table_id: int, number: int, name: str, reason: str, actor: An
             _check_name_free(change, name)
         old = seat.name
         target = f"Lugar {number + 1}: «{old}» → «{name}»"
-        _moderation_record(change, "rename", actor=actor, reason=reason, target=target)
+        _moderated(change, "rename", actor=actor, reason=reason, target=target)
         seat.name = name
         seat.save()
-        author_renamed(table=change.table, number=number, old=old, new=name)
-        change.log("renamed", number, new=name)
+        change.log("renamed", number, old=old, new=name)
 
 
 # --- Alerts ------------------------------------------------------------------------------

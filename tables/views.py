@@ -24,6 +24,7 @@ from chat.views import chat_column
 from tables import services
 from tables.identity import SESSION_KEY, proven_seat, remember_seat, seat_secret
 from tables.models import Seat, Table
+from tables.publish import latest_frames
 from tables.render import render_for_viewer
 from tables.selectors import TableSnapshot, away_summary, round_log, tables_of_browser
 
@@ -187,17 +188,27 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _answer(request: HttpRequest, table: Table, error: str | None = None) -> HttpResponse:
-    """The acting viewer's fresh fragments (or the refusal), for htmx or a plain form."""
+    """The acting viewer's fresh fragments (or the refusal), for htmx or a plain form.
+
+    After a change, the frames its publication rendered are reused (`latest_frames`): the
+    answer costs no second render. A table changed elsewhere is read and rendered here.
+    """
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("table", code=table.code)
     if error:
         return HttpResponse(_notice(error, error=True), status=409)
-    table.refresh_from_db()
-    snapshot = TableSnapshot.load(table)
-    seat = proven_seat(request.session, table, snapshot.seats.values())
-    return HttpResponse(render_for_viewer(snapshot, seat, request) + _notice("", error=False))
+    frames = latest_frames(table.pk)
+    if frames is not None and frames.version > table.version:
+        audience = frames.audience_of(seat_secret(request.session, table))
+        html = frames.page_html(audience)
+    else:
+        table.refresh_from_db()
+        snapshot = TableSnapshot.load(table)
+        seat = proven_seat(request.session, table, snapshot.seats.values())
+        html = render_for_viewer(snapshot, seat, request)
+    return HttpResponse(html + _notice("", error=False))
 
 
 def _act(

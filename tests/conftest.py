@@ -27,16 +27,24 @@ expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(autouse=True)
-def robots_by_hand(settings: Any) -> None:
-    """Robots never play by themselves in a test process: a test plays a robot's turn by
-    calling `tables.services.robot_play`. On Redis, a channel prefix of the test's own."""
-    settings.ROBOTS_IN_PROCESS = False
+def channel_prefix(settings: Any) -> None:
+    """On Redis, a channel prefix of the test's own. (No task worker runs in a test process:
+    a test runs the task a worker would, e.g. `tests.tables.helpers.robot_play`.)"""
     layer = settings.CHANNEL_LAYERS["default"]
     if "redis" in layer["BACKEND"]:
         # A channel prefix of this test's own: another test run on the same Redis, or a group
         # of a table with the same id from an earlier test, is never heard here.
         config = {**layer.get("CONFIG", {}), "prefix": f"test-{uuid.uuid4().hex[:12]}"}
         settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": config}}
+
+
+@pytest.fixture(autouse=True)
+def no_kept_frames() -> None:
+    """Each test starts with no table's frames kept in this process (`tables.publish`): the
+    test databases reuse table ids."""
+    from tables import publish
+
+    publish.frames_forget()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

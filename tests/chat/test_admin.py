@@ -12,10 +12,9 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 
 from chat.models import ChatMessage, ChatMute, ModerationAction
-from tables import services
 from tables.models import Table, TableEvent
 from tests.realtime import connect, in_event_loop, received
-from tests.tables.helpers import Person, lobby, notice, page, started
+from tests.tables.helpers import Person, lobby, notice, page, robot_play, started
 
 from .helpers import authors, chat_log, say, texts
 
@@ -116,7 +115,7 @@ def test_a_person_replaced_by_a_robot_loses_the_seat_and_a_robot_plays_it(staff)
     assert seat.abandoned and seat.plays_as_robot and seat.name == "Beto"
     assert "No tienes un lugar en esta mesa." in notice(beto.move(table, "DRAW"))
     table.refresh_from_db()
-    assert services.robot_play(table_id=table.pk, version=table.version)  # Beto's turn
+    assert robot_play(table_id=table.pk, version=table.version)  # Beto's turn
     assert ModerationAction.objects.get().kind == "replace"
     assert "La moderación puso un robot en el lugar de Beto." in chat_log(page(ana, table))
 

@@ -1,7 +1,8 @@
 """Fixtures for the table tests.
 
-Robots never play by themselves here (ROBOTS_IN_PROCESS is off): a test plays a robot's turn
-by calling `tables.services.robot_play`, so nothing depends on a thread or the clock.
+Robots never play by themselves here (no task worker runs in a test process): a test plays a
+robot's turn by running its task (`helpers.robot_play`), so nothing depends on a thread or the
+clock.
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ from .helpers import ANA_HAND, BETO_HAND, Person, deal, started
 def sent(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]]]:
     """Every (group, html) the publisher sends over the channel layer, instead of sending it."""
     record: list[tuple[str, str]] = []
-    monkeypatch.setattr(publish, "_send", lambda group, html: record.append((group, html)))
+
+    def send_fragments(messages, version: int = 0) -> None:
+        record.extend(messages)
+
+    monkeypatch.setattr(publish, "send_fragments", send_fragments)
     yield record
 
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.test import Client
 
 import ocholoco
+from tables import clock
 from tables.identity import remember_seat, seat_secret
 from tables.models import Table, TableEvent
 
@@ -95,12 +96,14 @@ def match_of(table: Table) -> ocholoco.Match:
 
 
 def set_round(table: Table, state: ocholoco.Round, match: ocholoco.Match | None = None) -> None:
-    """Put a table in play in an exact position (a test fixture, not a move: no event)."""
+    """Put a table in play in an exact position (a test fixture, not a move: no event). Like
+    every change, it bumps the version: what was rendered before is out of date."""
     table.refresh_from_db()
     table.round_state = ocholoco.to_json(state)
     if match is not None:
         table.match_state = ocholoco.to_json(match)
     table.status = Table.Status.PLAYING
+    table.version += 1
     table.save()
 
 
@@ -178,3 +181,36 @@ def board(html: str) -> str:
 def version_shown(html: str) -> int:
     """The table version a fragment (or the first fragment of a page) shows."""
     return int(re.search(r'id="(?:board|panel)"[^>]*data-version="(\d+)"', html).group(1))
+
+
+def robot_play(*, table_id: int, version: int) -> bool:
+    """What a task worker does with the robot task queued at `version`: run it, now."""
+    from bots.tasks import robot_turn
+
+    return robot_turn.call(table_id=table_id, version=version, due=clock.now().isoformat())
+
+
+def queued_turns(table: Table) -> list[tuple[int, float]]:
+    """(version, seconds until due) of every robot task queued for `table`, oldest first."""
+    from django_tasks_db.models import DBTaskResult
+
+    from bots.tasks import robot_turn
+
+    rows = DBTaskResult.objects.filter(task_path=robot_turn.module_path).order_by("enqueued_at")
+    turns = []
+    for row in rows:
+        kwargs = row.args_kwargs["kwargs"]
+        if kwargs["table_id"] == table.pk:
+            turns.append((kwargs["version"], (row.run_after - clock.now()).total_seconds()))
+    return turns
+
+
+def run_queued(task) -> int:
+    """Run every queued call of `task` now, oldest first, as a worker would; returns how many."""
+    from django_tasks_db.models import DBTaskResult
+
+    rows = list(DBTaskResult.objects.filter(task_path=task.module_path).order_by("enqueued_at"))
+    for row in rows:
+        task.call(*row.args_kwargs["args"], **row.args_kwargs["kwargs"])
+        row.delete()
+    return len(rows)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables.services import robot_play
-
-from .helpers import Person, round_of, started
+from .helpers import Person, robot_play, round_of, started
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from django.db import connection
 from tables import services
 from tables.models import Seat, Table, TableEvent
 
-from .helpers import ANA_HAND, BETO_HAND, deal, round_of
+from .helpers import ANA_HAND, BETO_HAND, deal, robot_play, round_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,8 +73,8 @@ def test_two_different_moves_for_the_same_turn_at_the_same_instant_apply_exactly
         table.refresh_from_db()
         assert (table.version, moves_logged(table)) == (version + 1, logged + 1)
         assert len(round_of(table).hands[1]) == len(BETO_HAND) + attempt + 1
-    # One publication per applied move: the board went out once each time.
-    assert sum(group == table.group_name for group, _ in sent) == ATTEMPTS
+    # One publication per applied move: a frame went to Beto's seat once each time.
+    assert sum(group == table.seat_group_name(1) for group, _ in sent) == ATTEMPTS
 
 
 def test_two_cards_played_for_the_same_turn_at_the_same_instant_apply_exactly_one(two_players):
@@ -104,7 +104,7 @@ def test_a_robot_turn_handed_out_twice_is_played_once(two_players):
         version, logged = table.version, moves_logged(table)
 
         def robot(version: int = version) -> bool:
-            return services.robot_play(table_id=table.pk, version=version)
+            return robot_play(table_id=table.pk, version=version)
 
         assert sorted(at_once(robot, robot, robot)) == [False, False, True]
         table.refresh_from_db()

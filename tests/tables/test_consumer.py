@@ -11,11 +11,19 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from tables import services
 from tables.consumers import REVOKED_HTML
 from tests.realtime import application, connect, in_event_loop, received
 
-from .helpers import ANA_HAND, BETO_HAND, Person, board, cards_shown, panel, version_shown
+from .helpers import (
+    ANA_HAND,
+    BETO_HAND,
+    Person,
+    board,
+    cards_shown,
+    panel,
+    robot_play,
+    version_shown,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,7 +67,8 @@ async def test_after_a_move_every_viewer_gets_the_new_board_and_each_seat_only_i
 
     await sync_to_async(beto.move)(table, "5H", version)
 
-    pushed = {name: await received(socket, 2) for name, socket in sockets.items()}
+    # One frame per viewer: the board and their own panel together.
+    pushed = {name: await received(socket, 1) for name, socket in sockets.items()}
     for html in pushed.values():
         assert version_shown(html) == version + 1
         assert cards_shown(board(html)) == {"5H"}
@@ -81,10 +90,10 @@ async def test_a_robots_move_is_pushed_to_every_viewer(game):
     for socket in sockets:
         await received(socket, 1)
 
-    assert await sync_to_async(services.robot_play)(table_id=table.pk, version=table.version)
+    assert await sync_to_async(robot_play)(table_id=table.pk, version=table.version)
 
     for socket in sockets:
-        assert version_shown(await received(socket, 2)) == table.version + 1
+        assert version_shown(await received(socket, 1)) == table.version + 1
         await socket.disconnect()
 
 
@@ -107,6 +116,6 @@ async def test_a_new_invitation_link_closes_the_spectators_sockets_and_keeps_the
 
     assert await spectator.receive_from(timeout=5) == REVOKED_HTML
     assert (await spectator.receive_output(timeout=5))["type"] == "websocket.close"
-    html = await received(player, 2)
+    html = await received(player, 1)
     assert cards_shown(panel(html)) == set(BETO_HAND)
     await player.disconnect()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 import ocholoco
-from tables import services
 from tables.models import Table, TableEvent
 
 from .helpers import (
@@ -26,6 +25,7 @@ from .helpers import (
     page,
     panel,
     position,
+    robot_play,
     round_of,
     set_round,
     started,
@@ -205,7 +205,7 @@ def test_abandonar_leaves_the_seat_to_a_robot_that_keeps_the_name_and_score(game
     assert "No tienes un lugar" in notice(beto.move(table, "5H"))
     assert fingerprint(table) == before
     # It was Beto's turn: the robot takes it.
-    assert services.robot_play(table_id=table.pk, version=table.version)
+    assert robot_play(table_id=table.pk, version=table.version)
     kind, seat_number, data = events(table)[-1]
     assert (kind, seat_number, data["robot"]) == ("move", 1, True)
 

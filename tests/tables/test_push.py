@@ -19,7 +19,7 @@ from tables import push
 from tables.management.commands.vapid_keys import new_keys
 from tables.models import PushSubscription
 
-from .helpers import Person, round_of, started
+from .helpers import Person, round_of, run_queued, started
 
 # Alerts go out on commit: real transactions.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -104,7 +104,7 @@ def test_a_player_away_from_the_table_gets_an_encrypted_push_when_it_is_their_tu
     table, (ana, beto) = started("Ana", "Beto")  # Beto is to move
     browser = _subscribe(ana, table, service)
     _finish_turn(beto, table, 1)
-    push.wait_for_sends()
+    assert run_queued(push.turn_alert) == 1
 
     assert len(service.received) == 1
     headers, body = service.received[0]
@@ -122,7 +122,7 @@ def test_no_push_while_the_seat_has_the_table_open(service):
     Presence.objects.create(table=table, channel_name="open-tab", seat_number=0)
     _finish_turn(beto, table, 1)
     assert round_of(table).turn == 0
-    push.wait_for_sends()
+    assert run_queued(push.turn_alert) == 1
     assert service.received == []
 
 
@@ -130,12 +130,12 @@ def test_one_alert_per_turn_and_none_for_a_seat_whose_person_left(service):
     table, (ana, beto) = started("Ana", "Beto")  # Beto to move: his turn began at the deal
     _subscribe(beto, table, service)
     assert beto.move(table, "draw").status_code == 200  # still his turn: no new alert
-    push.wait_for_sends()
+    assert run_queued(push.turn_alert) == 0
     assert service.received == []
 
     assert beto.act(table, "abandonar").status_code == 200
-    push.turn_alert(table_id=table.pk, seat_number=1)  # a robot plays his seat now
-    push.wait_for_sends()
+    table.refresh_from_db()  # a robot plays his seat now
+    push.turn_alert.call(table_id=table.pk, seat_number=1, version=table.version)
     assert service.received == []
 
 

@@ -1,15 +1,13 @@
-"""Robots at the table: `services.robot_play` and how the bot runner is handed their turns."""
+"""Robots at the table: their task (`bots.tasks.robot_turn`), and how a change queues it."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
-from bots import runner
-from tables import services
+from bots import tasks
 from tables.models import Table, TableEvent
-from tables.selectors import tables_awaiting_turn, turn_due_in
+from tables.selectors import table_at, tables_awaiting_turn, turn_due_in
+from tables.workers import worker_new
 
 from .helpers import (
     ANA_HAND,
@@ -18,6 +16,8 @@ from .helpers import (
     fingerprint,
     lobby,
     position,
+    queued_turns,
+    robot_play,
     round_of,
     set_round,
     started,
@@ -39,7 +39,7 @@ def test_robot_play_plays_the_robots_turn_with_a_legal_move(with_robot):
     table, _ = with_robot
     version = table.version
 
-    assert services.robot_play(table_id=table.pk, version=version) is True
+    assert robot_play(table_id=table.pk, version=version) is True
 
     table.refresh_from_db()
     event = TableEvent.objects.filter(table=table).last()
@@ -52,8 +52,8 @@ def test_robot_play_plays_the_robots_turn_with_a_legal_move(with_robot):
 def test_robot_play_at_a_stale_version_changes_nothing(with_robot):
     table, _ = with_robot
     before = fingerprint(table)
-    assert services.robot_play(table_id=table.pk, version=table.version - 1) is False
-    assert services.robot_play(table_id=table.pk, version=table.version + 1) is False
+    assert robot_play(table_id=table.pk, version=table.version - 1) is False
+    assert robot_play(table_id=table.pk, version=table.version + 1) is False
     assert fingerprint(table) == before
 
 
@@ -62,15 +62,15 @@ def test_robot_play_on_a_humans_turn_changes_nothing(with_robot):
     set_round(table, position("clasico", [["5S", "KD"], ["5H", "6H"]], "9S", stock=("2C",)))
     table.refresh_from_db()
     before = fingerprint(table)
-    assert services.robot_play(table_id=table.pk, version=table.version) is False
+    assert robot_play(table_id=table.pk, version=table.version) is False
     assert fingerprint(table) == before
 
 
 def test_robot_play_outside_a_round_in_play_changes_nothing():
     table, _ = lobby("Ana", robots=1)
     before = fingerprint(table)
-    assert services.robot_play(table_id=table.pk, version=table.version) is False
-    assert services.robot_play(table_id=table.pk + 1000, version=1) is False
+    assert robot_play(table_id=table.pk, version=table.version) is False
+    assert robot_play(table_id=table.pk + 1000, version=1) is False
     assert fingerprint(table) == before
 
 
@@ -81,19 +81,19 @@ def test_robots_play_a_round_to_its_end_among_themselves():
         table.refresh_from_db()
         if table.status != Table.Status.PLAYING:
             break
-        assert services.robot_play(table_id=table.pk, version=table.version)
+        assert robot_play(table_id=table.pk, version=table.version)
     assert table.status in (Table.Status.ROUND_OVER, Table.Status.MATCH_OVER)
     assert round_of(table).finished
 
 
 def test_a_robot_turn_is_due_only_at_the_current_version_with_a_robot_to_move(with_robot):
     table, _ = with_robot
-    assert turn_due_in(table_id=table.pk, version=table.version, robot_delay=0.5) == 0.5
-    assert turn_due_in(table_id=table.pk, version=table.version - 1, robot_delay=0.5) is None
+    assert turn_due_in(table_at(table.pk, table.version), robot_delay=0.5) == 0.5
+    assert table_at(table.pk, table.version - 1) is None
 
     set_round(table, position("clasico", [["5S", "KD"], ["5H", "6H"]], "9S", stock=("2C",)))
     table.refresh_from_db()
-    assert turn_due_in(table_id=table.pk, version=table.version, robot_delay=0.5) is None
+    assert turn_due_in(table_at(table.pk, table.version), robot_delay=0.5) is None
 
 
 def test_at_start_every_table_waiting_for_a_robot_is_found_and_no_other(with_robot):
@@ -110,83 +110,67 @@ def test_at_start_every_table_waiting_for_a_robot_is_found_and_no_other(with_rob
     )
 
 
-class FakeRunner:
-    """Stands in for the runner's thread: records the turns it is handed, plays none."""
-
-    def __init__(self) -> None:
-        self.turns: list[tuple[int, int]] = []
-        self.delays: list[float | None] = []
-
-    def add(self, table_id: int, version: int, delay: float | None = None) -> None:
-        self.turns.append((table_id, version))
-        self.delays.append(delay)
-
-
-@pytest.fixture
-def queued(monkeypatch, settings) -> FakeRunner:
-    """The turns handed to the runner (robots in process, the runner replaced)."""
-    settings.ROBOTS_IN_PROCESS = True
-    fake = FakeRunner()
-    monkeypatch.setattr(runner, "_get_runner", lambda: fake)
-    return fake
-
-
-def test_a_change_that_leaves_a_robot_to_move_hands_its_turn_to_the_runner(
-    queued, settings, django_capture_on_commit_callbacks
-):
+def test_a_change_that_leaves_a_robot_to_move_queues_its_turn_with_the_change(settings):
     table, (ana,) = lobby("Ana", robots=1)
-    with django_capture_on_commit_callbacks(execute=True):
-        ana.act(table, "empezar")
+    ana.act(table, "empezar")
     table.refresh_from_db()
     assert round_of(table).turn == 1  # in "clasico" the player after the dealer starts
-    assert queued.turns == [(table.pk, table.version)]
-    assert queued.delays == [settings.ROBOT_DELAY]  # paced so that people can follow it
+    [(version, due_in)] = queued_turns(table)
+    assert version == table.version
+    # Paced so that people can follow it.
+    assert settings.ROBOT_DELAY - 1 < due_in <= settings.ROBOT_DELAY
 
 
-def test_a_change_that_leaves_a_person_to_move_queues_nothing(
-    queued, django_capture_on_commit_callbacks
-):
+def test_a_refused_change_queues_nothing(with_robot):
+    table, ana = with_robot
+    before = len(queued_turns(table))
+    assert ana.move(table, "3H").status_code == 409  # not Ana's turn
+    assert len(queued_turns(table)) == before
+
+
+def test_a_change_that_leaves_a_person_to_move_queues_nothing():
     table, (ana, beto) = started("Ana", "Beto")
     deal(table, [ANA_HAND, BETO_HAND], top="9H")
-    with django_capture_on_commit_callbacks(execute=True):
-        beto.move(table, "5H")
-    assert queued.turns == []
+    beto.move(table, "5H")
+    assert queued_turns(table) == []
 
 
-def test_without_robots_in_process_nothing_is_queued(
-    queued, settings, django_capture_on_commit_callbacks, with_robot
-):
-    settings.ROBOTS_IN_PROCESS = False
-    table, ana = with_robot
-    with django_capture_on_commit_callbacks(execute=True):
-        services.seat_abandon(table_id=table.pk, secret=ana.secret(table))
-    runner.robot_runner_start()
-    assert queued.turns == []
-
-
-def test_the_runner_start_picks_up_every_robot_turn_left_pending(queued, with_robot):
+def test_when_workers_start_every_robot_turn_left_pending_is_queued_again(with_robot):
     table, _ = with_robot
-    runner.robot_runner_start()
-    assert queued.turns == [(table.pk, table.version)]
+    before = len(queued_turns(table))
+    assert tasks.pending_turns_enqueue() == 1
+    assert len(queued_turns(table)) == before + 1
+    assert queued_turns(table)[-1][0] == table.version
 
 
-def test_the_runner_plays_queued_turns_and_survives_a_failing_one(monkeypatch):
-    played: list[tuple[int, int]] = []
-    done = threading.Event()
+@pytest.mark.django_db(transaction=True)  # a worker opens and closes its own connections
+def test_a_worker_plays_the_queued_turns_and_survives_a_failing_one(monkeypatch, with_robot):
+    table, _ = with_robot
+    broken, _ = started("Eva", robots=1)  # a robot to move there too
+    original = tasks.table_at
 
-    def robot_play(*, table_id: int, version: int) -> bool:
-        if table_id == 1:
+    def table_at(table_id: int, version: int):
+        if table_id == broken.pk:
             raise RuntimeError("a broken table")
-        played.append((table_id, version))
-        done.set()
-        return True
+        return original(table_id, version)
 
-    monkeypatch.setattr(services, "robot_play", robot_play)
-    robots = runner.RobotRunner(delay=0)
-    robots.add(1, 5)
-    robots.add(2, 7)
-    assert done.wait(timeout=10)
-    assert played == [(2, 7)]
+    monkeypatch.setattr(tasks, "table_at", table_at)
+    tasks.robot_turn_enqueue(broken.pk, broken.version, 0)
+    tasks.robot_turn_enqueue(table.pk, table.version, 0)
+    version = table.version
+    worker = worker_new()
+    worker.batch = True  # stop once the queue has nothing ready
+    worker.run()
+
+    table.refresh_from_db()
+    assert table.version == version + 1
+    assert TableEvent.objects.filter(table=table, kind="move", data__robot=True).count() == 1
+
+
+def test_a_late_robot_thinks_less_but_never_less_than_its_shortest_time():
+    assert tasks.think_budget(-1) == tasks.think_budget(0) == tasks.DEFAULT_BUDGET
+    assert tasks.SHORTEST_BUDGET < tasks.think_budget(0.2) < tasks.DEFAULT_BUDGET
+    assert tasks.think_budget(tasks.LATE_LIMIT) == tasks.think_budget(60) == tasks.SHORTEST_BUDGET
 
 
 def test_a_table_where_only_robots_are_left_deals_the_next_round_by_itself():
@@ -197,11 +181,11 @@ def test_a_table_where_only_robots_are_left_deals_the_next_round_by_itself():
     # The robot in seat 1 goes out with its last card; 13 points do not end the match.
     set_round(table, position("clasico", [["KS", "3C"], ["5H"]], "9H", stock=("2D",), turn=1))
     table.refresh_from_db()
-    assert services.robot_play(table_id=table.pk, version=table.version)
+    assert robot_play(table_id=table.pk, version=table.version)
     table.refresh_from_db()
     assert table.status == Table.Status.ROUND_OVER
-    due = turn_due_in(table_id=table.pk, version=table.version, robot_delay=1)
+    due = turn_due_in(table_at(table.pk, table.version), robot_delay=1)
     assert due == ROBOTS_NEXT_ROUND_DELAY
-    assert services.robot_play(table_id=table.pk, version=table.version)
+    assert robot_play(table_id=table.pk, version=table.version)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING

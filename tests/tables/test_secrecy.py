@@ -1,8 +1,8 @@
 """No fragment or page sent to a viewer contains another seat's cards, over whole matches.
 
-People (by HTTP, choosing random legal moves) and robots (`services.robot_play`) play complete
-matches, 2 to 4 players, both rule sets, several seeds; one person leaves halfway. Everything
-that reaches a viewer is checked against the cards in the other hands at that moment:
+People (by HTTP, choosing random legal moves) and robots (their task, run by the test) play
+complete matches, 2 to 4 players, both rule sets, several seeds; one person leaves halfway.
+Everything that reaches a viewer is checked against the cards in the other hands at that moment:
 - every message sent over the channel layer (the table's fragments, the chat's...), by the
   audience its group reaches (a seat's group: that seat; any other group: anyone);
 - every answer to a person's POST, and the page each person and a spectator load.
@@ -25,7 +25,7 @@ import ocholoco
 from tables import services
 from tables.models import Table
 
-from .helpers import Person, cards_shown, lobby
+from .helpers import Person, cards_shown, lobby, robot_play
 
 pytestmark = pytest.mark.django_db
 
@@ -142,7 +142,7 @@ class Game:
         person = self.person_at(table.match_seats[state.turn])
         with capture(execute=True):
             if person is None:
-                assert services.robot_play(table_id=table.pk, version=table.version)
+                assert robot_play(table_id=table.pk, version=table.version)
             else:
                 move = ocholoco.move_to_str(self.rng.choice(ocholoco.legal_moves(state)))
                 self.answered(person, person.move(table, move), f"the answer to {move}")

@@ -8,9 +8,9 @@ import pytest
 
 from tables import clock, services
 from tables.models import Seat, Table, TableEvent
-from tables.selectors import tables_awaiting_turn, turn_due_in
+from tables.selectors import table_at, tables_awaiting_turn, turn_due_in
 
-from .helpers import Person, round_of
+from .helpers import Person, robot_play, round_of
 
 pytestmark = pytest.mark.django_db
 
@@ -49,13 +49,13 @@ def test_a_person_to_move_gets_the_tables_turn_limit_as_deadline(now):
     table, _, _ = _limited_table(now)
     assert table.turn_limit == 60
     assert table.turn_deadline == now.value + timedelta(seconds=60)
-    assert turn_due_in(table_id=table.pk, version=table.version, robot_delay=1) == 60
+    assert turn_due_in(table_at(table.pk, table.version), robot_delay=1) == 60
 
 
 def test_before_the_deadline_nothing_is_played_for_the_absent_person(now):
     table, _, _ = _limited_table(now)
     now.advance(59)
-    assert not services.robot_play(table_id=table.pk, version=table.version)
+    assert not robot_play(table_id=table.pk, version=table.version)
     table.refresh_from_db()
     assert round_of(table).turn == 1
 
@@ -63,7 +63,7 @@ def test_before_the_deadline_nothing_is_played_for_the_absent_person(now):
 def test_when_the_time_runs_out_a_robot_plays_that_turn_and_hands_it_back(now):
     table, ana, beto = _limited_table(now)
     now.advance(61)
-    assert services.robot_play(table_id=table.pk, version=table.version)
+    assert robot_play(table_id=table.pk, version=table.version)
     table.refresh_from_db()
     state = round_of(table)
     # Beto's whole turn was played (drawing keeps a turn): now it is Ana's.
@@ -81,7 +81,7 @@ def test_when_the_time_runs_out_a_robot_plays_that_turn_and_hands_it_back(now):
 def _time_out(table: Table, now) -> None:
     table.refresh_from_db()
     now.advance(table.turn_limit + 1)
-    assert services.robot_play(table_id=table.pk, version=table.version)
+    assert robot_play(table_id=table.pk, version=table.version)
 
 
 def test_after_three_turns_in_a_row_run_out_the_robot_keeps_the_seat_until_taken_back(now):

@@ -1,0 +1,99 @@
+"""Task workers: the threads or processes that run the background work queued in the database.
+
+The queue is django-tasks' database backend (`django_tasks_db`): a task is a row, enqueued in
+the transaction of the change that calls for it, so it exists exactly when the change
+committed; a worker claims one row at a time (`SELECT ... FOR UPDATE SKIP LOCKED` on
+PostgreSQL), so any number of workers on any machines share the queue. The embedded default
+runs `TASK_WORKERS` threads inside the web process (`workers_start_in_process`); production
+runs `manage.py tasks_worker` processes.
+
+When workers start they run the start-up hooks the apps registered (the robots re-enqueue the
+turns a dead worker left unplayed) and archive stale tables, daily from then on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils.crypto import get_random_string
+from django_tasks import task
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
+
+from tables import clock, publish
+from tables.services import tables_archive_stale
+
+logger = logging.getLogger(__name__)
+
+_startup_hooks: list[Callable[[], object]] = []
+
+
+def startup_register(hook: Callable[[], object]) -> Callable[[], object]:
+    """Run `hook` whenever workers start (after a restart, work may be waiting)."""
+    if hook not in _startup_hooks:
+        _startup_hooks.append(hook)
+    return hook
+
+
+def worker_new() -> Worker:
+    return Worker(
+        queue_names=["default"], interval=settings.TASK_POLL_INTERVAL, batch=False,
+        backend_name="default", startup_delay=False, max_tasks=None,
+        worker_id=get_random_string(32), excluded_queue_names=[],
+    )
+
+
+def workers_startup() -> None:
+    """What workers do first: the apps' start-up hooks, then archiving (daily from then on)."""
+    for hook in _startup_hooks:
+        try:
+            hook()
+        except Exception:  # the database may not be migrated yet
+            logger.exception("A start-up hook failed: %r", hook)
+    archive = tables_archive.module_path
+    if not DBTaskResult.objects.ready().filter(task_path=archive).exists():
+        tables_archive.enqueue()
+
+
+@task()
+def tables_archive() -> int:
+    """Archive the tables with no move for 30 days, then again tomorrow."""
+    count = tables_archive_stale()
+    tables_archive.using(run_after=clock.now() + timedelta(days=1)).enqueue()
+    return count
+
+
+def publisher_loop_start() -> None:
+    """An event loop of this process's own for pushing frames (a worker process has no
+    server loop): one connection to the channel layer, kept, instead of one per push."""
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="publisher", daemon=True).start()
+    publish.server_loop_bind(loop)
+
+
+def workers_start_in_process(count: int) -> None:
+    """The embedded default: `count` worker threads in this (web) process."""
+    if count <= 0:
+        return
+
+    def run(worker: Worker) -> None:
+        try:
+            worker.run()
+        except Exception:
+            logger.exception("A task worker stopped")
+
+    try:
+        workers_startup()
+    except Exception:
+        logger.exception("Task workers could not start (is the database migrated?)")
+        return
+    for number in range(count):
+        thread = threading.Thread(
+            target=run, args=(worker_new(),), name=f"task-worker-{number}", daemon=True
+        )
+        thread.start()
