@@ -117,6 +117,9 @@ class Seat(models.Model):
     # keeps the seat (`away`) until the person takes it back.
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     away = models.BooleanField(default=False)
+    # The person asked for "te toca" alerts (the seat has push subscriptions): a move reads it
+    # with the seat instead of looking for subscriptions.
+    alerts = models.BooleanField("avisos", default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -64,7 +64,7 @@ def turn_alert_schedule(committed: Committed) -> None:
     if number is None or not settings.VAPID_PRIVATE_KEY:
         return
     seat = committed.snapshot.seats.get(number)
-    if seat is None or seat.plays_as_robot or not getattr(seat, "has_alerts", False):
+    if seat is None or seat.plays_as_robot or not seat.alerts:
         return
     turn_alert.enqueue(table_id=committed.table.pk, seat_number=number, version=committed.version)
 
@@ -93,7 +93,11 @@ def _send(subscription_id: int, info: dict, payload: str) -> None:
     except WebPushException as failure:
         status = getattr(failure.response, "status_code", None)
         if status in (404, 410):  # the browser dropped the subscription
-            PushSubscription.objects.filter(pk=subscription_id).delete()
+            subscription = PushSubscription.objects.filter(pk=subscription_id).first()
+            if subscription is not None:
+                subscription.delete()
+                if not subscription.seat.push_subscriptions.exists():
+                    Seat.objects.filter(pk=subscription.seat_id).update(alerts=False)
         else:
             logger.warning("Web Push failed: %s", failure)
     except Exception:

@@ -12,12 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef
-
 import ocholoco
 from ocholoco.notation import card_with_article
 from tables import clock
-from tables.models import PushSubscription, Seat, Table
+from tables.models import Seat, Table
 
 SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 FIGURES = {"K": "♚", "Q": "♛", "J": "♞"}
@@ -82,13 +80,8 @@ class TableSnapshot:
     match: Any = None
 
     @classmethod
-    def load(cls, table: Table, *, alerts: bool = False) -> TableSnapshot:
-        """`alerts`: also tell each seat whether it asked for "te toca" alerts (`has_alerts`)."""
-        query = table.seats.all()
-        if alerts:
-            subscriptions = PushSubscription.objects.filter(seat=OuterRef("pk"))
-            query = query.annotate(has_alerts=Exists(subscriptions))
-        seats = {s.number: s for s in query}
+    def load(cls, table: Table) -> TableSnapshot:
+        seats = {s.number: s for s in table.seats.all()}
         round_state = ocholoco.from_json(table.round_state) if table.round_state else None
         match = ocholoco.from_json(table.match_state) if table.match_state else None
         return cls(table=table, seats=seats, round=round_state, match=match)

@@ -81,7 +81,7 @@ def _changing(table_id: int) -> Iterator[Change]:
             raise TableError("Esta mesa está cerrada.")
         if table.status == Table.Status.ARCHIVED:
             raise TableError("Esta mesa está archivada: se puede mirar, pero ya no se juega.")
-        snapshot = TableSnapshot.load(table, alerts=True)
+        snapshot = TableSnapshot.load(table)
         change = Change(
             table=table, seats=snapshot.seats, round=snapshot.round, match=snapshot.match
         )
@@ -642,3 +642,6 @@ def push_subscribe(*, table_id: int, secret: str | None, subscription: dict[str,
         PushSubscription.objects.update_or_create(
             seat=seat, endpoint=endpoint, defaults={"p256dh": p256dh, "auth": auth}
         )
+        if not seat.alerts:
+            seat.alerts = True
+            seat.save(update_fields=["alerts"])
