@@ -249,7 +249,8 @@ class Viewer:
             if ROUND_END_RE.search(html):
                 self.round_ends.add(version)
         panel = panel_of(html)
-        if panel:
+        # A panel older than the one held (a push overtaken by a POST answer) is not news.
+        if panel and max_version(panel) >= self.panel_version:
             self.panel, self.panel_version = panel, max_version(panel)
             self.stale = False
             self.table.changed.set()
@@ -353,6 +354,7 @@ class Bench:
         self.moves: list[Move] = []
         self.statuses: Counter = Counter()  # (what, status) of every POST
         self.duplicate_outcomes: Counter = Counter()
+        self.refusals: Counter = Counter()  # (what, status, the notice's text)
         self.loop_lag: list[tuple[float, float]] = []
         self.cpu_last: dict[int, int] = {}
         self.window = (0.0, 0.0)
@@ -427,6 +429,9 @@ class Bench:
                 await asyncio.sleep(0.2)
                 continue
             self.statuses[(what, status)] += 1
+            if 400 <= status < 500:
+                reason = re.sub(r"<[^>]+>", "", body).strip()[:70]
+                self.refusals[(what, status, reason)] += 1
             return status, body
         return 0, ""
 
@@ -786,6 +791,8 @@ def report(bench: Bench, db_env: dict[str, str]) -> None:
         by_status[what][status] += n
     for what, counts in sorted(by_status.items()):
         print(f"POST {what}: " + ", ".join(f"{s}: {n}" for s, n in sorted(counts.items(), key=str)))
+    for (what, status, reason), n in bench.refusals.most_common(5):
+        print(f"  refused {what} {status} x{n}: {reason}")
     if bench.duplicate_outcomes:
         outcomes = bench.duplicate_outcomes
         print(f"four identical POSTs: exactly one applied {outcomes[1]}, none {outcomes[0]}, "
