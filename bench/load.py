@@ -93,28 +93,32 @@ def _management_commands(env: dict[str, str]) -> set[str]:
     return set(names)
 
 
+WORKER_COMMANDS = ("tasks_worker", "run_workers", "db_worker")  # the first one that exists
+
+
 def server_commands(
     mode: str, processes: int, workers: int, env: dict[str, str]
-) -> list[tuple[str, int, list[str]]]:
-    """Every process of the run as (kind, port or 0, argv): the one place that says what a
-    run starts. Web processes are daphne; background workers start when the project has a
-    worker command (`run_workers`, or django-tasks' `db_worker`)."""
+) -> list[tuple[str, int, list[str], dict[str, str]]]:
+    """Every process of the run as (kind, port or 0, argv, its own settings): the one place
+    that says what a run starts. Web processes are daphne; with `workers` > 0, that many task
+    worker processes (`manage.py tasks_worker`), and then the web processes run no worker
+    threads of their own (TASK_WORKERS=0, the production shape)."""
     count = 1 if mode == "embedded" else processes
-    commands: list[tuple[str, int, list[str]]] = []
-    for _ in range(count):
-        port = free_port()
-        commands.append((
-            "web", port,
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "config.asgi:application"],
-        ))
+    worker = ""
     if workers > 0:
         available = _management_commands(env)
-        worker = next((name for name in ("run_workers", "db_worker") if name in available), "")
-        if worker:
-            commands += [("worker", 0, [sys.executable, "manage.py", worker])] * workers
-        else:
+        worker = next((name for name in WORKER_COMMANDS if name in available), "")
+        if not worker:
             print(f"--workers {workers}: no worker command in this project, none started")
+    web_settings = {"TASK_WORKERS": "0"} if worker else {}
+    commands: list[tuple[str, int, list[str], dict[str, str]]] = []
+    for _ in range(count):
+        port = free_port()
+        daphne = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                  "config.asgi:application"]
+        commands.append(("web", port, daphne, web_settings))
+    if worker:
+        commands += [("worker", 0, [sys.executable, "manage.py", worker], {})] * workers
     return commands
 
 
@@ -137,7 +141,8 @@ def start_servers(
     stamp = time.strftime("%H%M%S")
     servers: list[Server] = []
     try:
-        for index, (kind, port, argv) in enumerate(server_commands(mode, processes, workers, env)):
+        commands = server_commands(mode, processes, workers, env)
+        for index, (kind, port, argv, own) in enumerate(commands):
             log = Path(tempfile.gettempdir()) / f"ocholoco-load-{stamp}-{kind}{index}.log"
             if profile:
                 out = Path(tempfile.gettempdir()) / f"ocholoco-load-{stamp}-{kind}{index}.svg"
@@ -145,7 +150,8 @@ def start_servers(
                 print(f"profile of {kind} {index}: {out}")
             with log.open("wb") as handle:
                 process = subprocess.Popen(
-                    argv, cwd=ROOT, env=_server_env(env), stdout=handle, stderr=subprocess.STDOUT
+                    argv, cwd=ROOT, env=_server_env({**env, **own}), stdout=handle,
+                    stderr=subprocess.STDOUT,
                 )
             server = Server(kind, f"http://127.0.0.1:{port}" if port else "", process, log)
             servers.append(server)
@@ -180,16 +186,17 @@ def cpu_ticks(pid: int) -> int | None:
     return sum(int(fields[i]) for i in (11, 12, 13, 14))
 
 
-def shared_ticks() -> int:
-    """CPU of every PostgreSQL and Redis process on the machine (other users' included)."""
-    total = 0
+def shared_ticks() -> dict[int, int]:
+    """CPU of every PostgreSQL and Redis process on the machine (other users' included),
+    by pid: a process started since (a restarted Redis, a new backend) counts from zero."""
+    ticks = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, ValueError, IndexError):
             text = stat.read_text()
             if "(postgres)" in text or "(redis-server)" in text:
                 fields = text.rsplit(")", 1)[1].split()
-                total += sum(int(fields[i]) for i in (11, 12, 13, 14))
-    return total
+                ticks[int(stat.parent.name)] = sum(int(fields[i]) for i in (11, 12, 13, 14))
+    return ticks
 
 
 # --- Clients ------------------------------------------------------------------------------
@@ -221,7 +228,8 @@ class Viewer:
         self.stale = False  # its last post was refused or failed: wait for a fresh panel
         self.socket: aiohttp.ClientWebSocketResponse | None = None
         self.first_frame = asyncio.Event()
-        self.reconnects: list[float] = []
+        self.reconnects: list[float] = []  # socket lost -> first frame on a new one
+        self.handshakes: list[float] = []  # socket lost -> a new one accepted
         self.disconnects = 0
         self.paused_until = 0.0
         self.closed = False
@@ -288,6 +296,8 @@ class Viewer:
                     url, headers=headers, max_msg_size=0, autoping=True
                 ) as socket:
                     self.socket = socket
+                    if lost_at is not None:
+                        self.handshakes.append(time.monotonic() - lost_at)
                     async for message in socket:
                         if message.type != aiohttp.WSMsgType.TEXT:
                             break
@@ -780,7 +790,8 @@ def report(bench: Bench, db_env: dict[str, str]) -> None:
           f"({cpu_ms / seconds / 10:.0f}% of one core, {processes} process"
           f"{'es' if processes > 1 else ''})")
     if args.mode == "multi":
-        shared_ms = (bench.shared1 - bench.shared0) / CLOCK_TICK * 1000
+        shared = sum(t - bench.shared0.get(pid, 0) for pid, t in bench.shared1.items())
+        shared_ms = shared / CLOCK_TICK * 1000
         print(f"PostgreSQL + Redis CPU (the machine's, anyone's): "
               f"{shared_ms / max(applied, 1):.1f} ms per move")
     lag = [x for at, x in bench.loop_lag if w0 <= at <= w1]
@@ -814,7 +825,9 @@ def fault_report(bench: Bench) -> None:
     args = bench.args
     if args.fault == "kill" and bench.killed_at:
         reconnects = [r for t in bench.tables for v in t.viewers for r in v.reconnects]
+        handshakes = [r for t in bench.tables for v in t.viewers for r in v.handshakes]
         print(f"kill: viewers back with a fresh table after their socket closed: {ms(reconnects)}")
+        print(f"kill: of which until the new socket was accepted: {ms(handshakes)}")
         resumed = []
         for table in bench.tables:
             after = [m.answered for m in bench.moves
@@ -889,8 +902,8 @@ def main() -> None:
 
     env = {
         "DEBUG": "0", "SECRET_KEY": "load-benchmark-not-secret", "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_COOKIES": "0", "LOG_LEVEL": "WARNING", "ROBOTS_IN_PROCESS": "1",
-        "ROBOT_DELAY": str(args.robot_delay), "CHANNEL_PREFIX": f"load{uuid.uuid4().hex[:8]}",
+        "SECURE_COOKIES": "0", "LOG_LEVEL": "WARNING", "ROBOT_DELAY": str(args.robot_delay),
+        "CHANNEL_PREFIX": f"load{uuid.uuid4().hex[:8]}",
     }
     if args.mode == "multi":
         os.environ.setdefault("DATABASE_URL", POSTGRES_URL)
