@@ -1,0 +1,929 @@
+"""Load benchmark: real servers, real HTTP posts and websockets, legal moves at a set rate.
+
+    .venv/bin/python bench/load.py --mode embedded --tables 10 --duration 30
+    .venv/bin/python bench/load.py --mode multi --processes 2 --tables 10 --duration 30
+    .venv/bin/python bench/load.py --scenario robots|duplicates --fault kill|redis|slow-reader
+
+It starts the server(s) itself with DEBUG off: `embedded` is one daphne on SQLite with the
+in-memory channel layer (what `scripts/run.sh` runs); `multi` is N daphne processes on a fresh
+PostgreSQL database (127.0.0.1:5432, user postgres) and the Redis at 127.0.0.1:6379, with a
+channel prefix of the run's own. It sets tables up as browsers do (GET for the CSRF cookie,
+ABRIR MESA, SENTARME, EMPEZAR), opens every seat's and spectator's websocket with the page's
+cookies and Origin, and plays from each player's own panel: the buttons that carry a move.
+
+Scenarios: `people` (2 players + S spectators a table, each table moving --rate times a
+second, tables staggered), `robots` (the host adds three robots, starts and leaves: the lag of
+robot moves over ROBOT_DELAY from the spacing of versions a spectator sees) and `duplicates`
+(four identical POSTs for every turn at once: exactly one may apply). Faults, in the middle of
+the measured window: `kill` (kill -9 of one process; its viewers reconnect to a live one),
+`redis` (Redis shut down for a second and started again), `slow-reader` (one spectator stops
+reading its socket for --slow-seconds).
+
+Printed per run: moves/s, POST p50/p99, move -> every viewer updated p50/p99 (measured from
+the moment the POST was sent to the moment a viewer received a fragment whose data-version
+reached the move's version; the mover's own POST answer counts for the mover, as the page
+swaps it in), server CPU ms per move, errors by status, and acknowledged moves missing from
+or doubled in the table's log (read with Django's ORM from the run's database). It prints
+figures; it is not a test. All traffic goes to 127.0.0.1; every loop is bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import aiohttp  # noqa: E402
+
+from tests.live import _server_env, _wait_for_port, free_port, fresh_database  # noqa: E402
+
+POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+REDIS_START = [
+    "redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379",
+    "--save", "", "--appendonly", "no", "--dir", "/var/lib/redis",
+    "--logfile", "/var/log/redis/ci.log",
+]
+CLOCK_TICK = os.sysconf("SC_CLK_TCK")
+
+VERSION_RE = re.compile(r'data-version="(\d+)"')
+MOVE_RE = re.compile(r'name="move" value="([^"]+)"')
+ROUND_END_RE = re.compile(r'id="board" class="board status-(round_over|match_over)')
+NOT_CARDS = {"draw", "pass", "catch"}
+STALL = 8.0  # seconds a table waits for a push before its players reload the page
+GRACE = 5.0  # seconds after the window for the last pushes to arrive
+
+
+# --- Servers ------------------------------------------------------------------------------
+
+
+@dataclass
+class Server:
+    kind: str  # "web" or "worker"
+    url: str  # "" for a worker
+    process: subprocess.Popen
+    log: Path
+    pid: int = 0  # the Python process measured (py-spy's child when profiling)
+    alive: bool = True
+
+
+def _management_commands(env: dict[str, str]) -> set[str]:
+    names = subprocess.run(
+        [sys.executable, "manage.py", "help", "--commands"], cwd=ROOT, env=_server_env(env),
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    return set(names)
+
+
+WORKER_COMMANDS = ("tasks_worker", "run_workers", "db_worker")  # the first one that exists
+
+
+def server_commands(
+    mode: str, processes: int, workers: int, env: dict[str, str]
+) -> list[tuple[str, int, list[str], dict[str, str]]]:
+    """Every process of the run as (kind, port or 0, argv, its own settings): the one place
+    that says what a run starts. Web processes are daphne; with `workers` > 0, that many task
+    worker processes (`manage.py tasks_worker`), and then the web processes run no worker
+    threads of their own (TASK_WORKERS=0, the production shape)."""
+    count = 1 if mode == "embedded" else processes
+    worker = ""
+    if workers > 0:
+        available = _management_commands(env)
+        worker = next((name for name in WORKER_COMMANDS if name in available), "")
+        if not worker:
+            print(f"--workers {workers}: no worker command in this project, none started")
+    web_settings = {"TASK_WORKERS": "0"} if worker else {}
+    commands: list[tuple[str, int, list[str], dict[str, str]]] = []
+    for _ in range(count):
+        port = free_port()
+        daphne = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                  "config.asgi:application"]
+        commands.append(("web", port, daphne, web_settings))
+    if worker:
+        commands += [("worker", 0, [sys.executable, "manage.py", worker], {})] * workers
+    return commands
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@contextlib.contextmanager
+def start_servers(
+    mode: str, processes: int, workers: int, env: dict[str, str], profile: bool = False
+) -> Iterator[list[Server]]:
+    """Start the run's processes (see `server_commands`) with `env`; stop them afterwards."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if profile and not Path(spy).exists():
+        print("--profile: py-spy is not installed; running without it")
+        profile = False
+    stamp = time.strftime("%H%M%S")
+    servers: list[Server] = []
+    try:
+        commands = server_commands(mode, processes, workers, env)
+        for index, (kind, port, argv, own) in enumerate(commands):
+            log = Path(tempfile.gettempdir()) / f"ocholoco-load-{stamp}-{kind}{index}.log"
+            if profile:
+                out = Path(tempfile.gettempdir()) / f"ocholoco-load-{stamp}-{kind}{index}.svg"
+                argv = [spy, "record", "--nonblocking", "-o", str(out), "--", *argv]
+                print(f"profile of {kind} {index}: {out}")
+            with log.open("wb") as handle:
+                process = subprocess.Popen(
+                    argv, cwd=ROOT, env=_server_env({**env, **own}), stdout=handle,
+                    stderr=subprocess.STDOUT,
+                )
+            server = Server(kind, f"http://127.0.0.1:{port}" if port else "", process, log)
+            servers.append(server)
+            if port:
+                _wait_for_port(port, process)
+            server.pid = process.pid
+            if profile:
+                for _ in range(50):
+                    if children := _children(process.pid):
+                        server.pid = children[0]
+                        break
+                    time.sleep(0.1)
+        yield servers
+    finally:
+        for server in servers:
+            if server.process.poll() is None:
+                # Profiling: stop the program, py-spy then writes its file and exits.
+                os.kill(server.pid, signal.SIGTERM)
+        for server in servers:
+            try:
+                server.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+
+
+def cpu_ticks(pid: int) -> int | None:
+    """utime + stime + children's, in clock ticks; None once the process is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return sum(int(fields[i]) for i in (11, 12, 13, 14))
+
+
+def shared_ticks() -> dict[int, int]:
+    """CPU of every PostgreSQL and Redis process on the machine (other users' included),
+    by pid: a process started since (a restarted Redis, a new backend) counts from zero."""
+    ticks = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            text = stat.read_text()
+            if "(postgres)" in text or "(redis-server)" in text:
+                fields = text.rsplit(")", 1)[1].split()
+                ticks[int(stat.parent.name)] = sum(int(fields[i]) for i in (11, 12, 13, 14))
+    return ticks
+
+
+# --- Clients ------------------------------------------------------------------------------
+
+
+def max_version(html: str) -> int:
+    return max((int(v) for v in VERSION_RE.findall(html)), default=-1)
+
+
+def panel_of(html: str) -> str:
+    start = html.find('id="panel"')
+    if start < 0:
+        return ""
+    end = html.find("</section>", start)
+    return html[start:end if end > 0 else len(html)]
+
+
+class Viewer:
+    """One browser: its cookies, its socket, and the versions it has seen and when."""
+
+    def __init__(self, bench: Bench, table: Table, role: str, server: int) -> None:
+        self.bench, self.table, self.role, self.server = bench, table, role, server
+        self.cookies: dict[str, str] = {}
+        self.version = -1
+        self.seen: dict[int, float] = {}
+        self.round_ends: set[int] = set()  # versions whose board showed a round's end
+        self.panel = ""
+        self.panel_version = -1
+        self.stale = False  # its last post was refused or failed: wait for a fresh panel
+        self.socket: aiohttp.ClientWebSocketResponse | None = None
+        self.first_frame = asyncio.Event()
+        self.reconnects: list[float] = []  # socket lost -> first frame on a new one
+        self.handshakes: list[float] = []  # socket lost -> a new one accepted
+        self.disconnects = 0
+        self.paused_until = 0.0
+        self.closed = False
+
+    @property
+    def base(self) -> str:
+        return self.bench.urls[self.server]
+
+    def next_server(self) -> None:
+        """Another live web process, as a proxy would route a retry."""
+        count = len(self.bench.urls)
+        for step in range(1, count + 1):
+            candidate = (self.server + step) % count
+            if self.bench.web[candidate].alive:
+                self.server = candidate
+                return
+
+    def take(self, html: str, at: float) -> None:
+        """A fragment arrived (socket frame or POST answer): record the versions reached."""
+        version = max_version(html)
+        if version > self.version:
+            for v in range(self.version + 1, version + 1):
+                self.seen.setdefault(v, at)
+            self.version = version
+            if ROUND_END_RE.search(html):
+                self.round_ends.add(version)
+        panel = panel_of(html)
+        # A panel older than the one held (a push overtaken by a POST answer) is not news.
+        if panel and max_version(panel) >= self.panel_version:
+            self.panel, self.panel_version = panel, max_version(panel)
+            self.stale = False
+            self.table.changed.set()
+
+    async def request(
+        self, method: str, path: str, data: dict | None = None, htmx: bool = False
+    ) -> tuple[int, str, str]:
+        headers = {"Origin": self.base}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if method == "POST":
+            token = self.cookies.get("csrftoken", "")
+            data = {**(data or {}), "csrfmiddlewaretoken": token}
+            if htmx:
+                headers.update({"HX-Request": "true", "X-CSRFToken": token})
+        async with self.bench.http.request(
+            method, self.base + path, data=data, headers=headers, allow_redirects=False
+        ) as response:
+            body = await response.text()
+            for name, morsel in response.cookies.items():
+                self.cookies[name] = morsel.value
+            return response.status, body, response.headers.get("Location", "")
+
+    async def socket_loop(self) -> None:
+        """Connect as the page does and read every frame; reconnect like htmx's ws extension
+        (full jitter, growing) when the socket closes, until the run ends."""
+        attempt = 0
+        lost_at: float | None = None
+        while not self.closed and attempt < 30:
+            url = self.base.replace("http", "ws") + f"/ws/mesa/{self.table.code}/"
+            headers = {"Origin": self.base,
+                       "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+            try:
+                async with self.bench.http.ws_connect(
+                    url, headers=headers, max_msg_size=0, autoping=True
+                ) as socket:
+                    self.socket = socket
+                    if lost_at is not None:
+                        self.handshakes.append(time.monotonic() - lost_at)
+                    async for message in socket:
+                        if message.type != aiohttp.WSMsgType.TEXT:
+                            break
+                        now = time.monotonic()
+                        if lost_at is not None:
+                            self.reconnects.append(now - lost_at)
+                            lost_at = None
+                        attempt = 0
+                        self.take(message.data, now)
+                        self.first_frame.set()
+            except (TimeoutError, aiohttp.ClientError, OSError):
+                pass
+            self.socket = None
+            if self.closed:
+                return
+            self.disconnects += 1
+            lost_at = lost_at or time.monotonic()
+            if not self.bench.web[self.server].alive:
+                self.next_server()
+            await asyncio.sleep(random.random() * min(2 ** attempt, 8) * 0.5)
+            attempt += 1
+
+    def pause_reading(self, seconds: float) -> None:
+        """Stop reading the socket (the kernel buffers fill, then the server's)."""
+        connection = getattr(self.socket, "_conn", None)
+        transport = getattr(connection, "transport", None)
+        if transport is not None:
+            transport.pause_reading()
+            self.paused_until = time.monotonic() + seconds
+            asyncio.get_running_loop().call_later(seconds, transport.resume_reading)
+
+
+@dataclass
+class Move:
+    table: str
+    version: int  # the version the move was made against; the log has it at version + 1
+    move: str
+    sent: float
+    answered: float
+    applied: int  # how many of its POSTs answered 200 (duplicates scenario: should be 1)
+
+
+@dataclass
+class Table:
+    index: int
+    code: str = ""
+    players: list[Viewer] = field(default_factory=list)
+    viewers: list[Viewer] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    made: list[tuple[int, float]] = field(default_factory=list)  # (version, answered at)
+    lateness: list[float] = field(default_factory=list)
+    reloads: int = 0
+    stalls: int = 0
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, servers: list[Server]) -> None:
+        self.args = args
+        self.servers = servers
+        self.web = [s for s in servers if s.kind == "web"]
+        self.urls = [s.url for s in self.web]
+        self.http: aiohttp.ClientSession
+        self.tables: list[Table] = []
+        self.moves: list[Move] = []
+        self.statuses: Counter = Counter()  # (what, status) of every POST
+        self.duplicate_outcomes: Counter = Counter()
+        self.refusals: Counter = Counter()  # (what, status, the notice's text)
+        self.loop_lag: list[tuple[float, float]] = []
+        self.cpu_last: dict[int, int] = {}
+        self.window = (0.0, 0.0)
+        self.fault_notes: list[str] = []
+        self.fault_window = (0.0, 0.0)
+        self.slow: Viewer | None = None
+        self.killed_at = 0.0
+        self.redis_up_at = 0.0
+        self.redis_targets: dict[int, int] = {}
+
+    # -- set-up through the real HTTP flow --
+
+    def viewer(self, table: Table, role: str, number: int) -> Viewer:
+        viewer = Viewer(self, table, role, (table.index + number) % len(self.urls))
+        table.viewers.append(viewer)
+        return viewer
+
+    async def set_up(self, table: Table) -> None:
+        args = self.args
+        host = self.viewer(table, "host", 0)
+        await host.request("GET", "/")
+        status, body, location = await host.request(
+            "POST", "/abrir/",
+            {"rules": "clasico", "name": f"Ana{table.index}", "deck": "clasica", "turn_limit": 0},
+        )
+        if status != 302:
+            raise RuntimeError(f"ABRIR MESA answered {status}: {body[:300]}")
+        table.code = location.strip("/").split("/")[-1]
+        page = f"/mesa/{table.code}/"
+        await host.request("GET", page)
+        table.players.append(host)
+        if args.scenario == "robots":
+            for _ in range(3):
+                await self.post_checked(host, f"{page}robot/", {"level": args.robot_level})
+        else:
+            guest = self.viewer(table, "guest", 1)
+            await guest.request("GET", page)
+            await self.post_checked(guest, f"{page}sentarse/", {"name": f"Beto{table.index}"})
+            table.players.append(guest)
+        for number in range(args.spectators):
+            spectator = self.viewer(table, "spectator", 2 + number)
+            await spectator.request("GET", page)
+        for viewer in table.viewers:
+            asyncio.create_task(viewer.socket_loop())
+        await asyncio.wait_for(
+            asyncio.gather(*(v.first_frame.wait() for v in table.viewers)), timeout=30
+        )
+        _, body, _ = await host.request("GET", page)
+        await self.post_checked(host, f"{page}empezar/", {"version": max_version(body)})
+        if args.scenario == "robots":
+            await self.post_checked(host, f"{page}abandonar/", {})
+
+    async def post_checked(self, viewer: Viewer, path: str, data: dict) -> str:
+        status, body, _ = await viewer.request("POST", path, data, htmx=True)
+        if status != 200:
+            raise RuntimeError(f"POST {path} answered {status}: {body[:300]}")
+        viewer.take(body, time.monotonic())
+        return body
+
+    # -- playing --
+
+    async def post(
+        self, viewer: Viewer, what: str, path: str, data: dict
+    ) -> tuple[int, str]:
+        """A POST as htmx sends it; a refused connection (a dead process) tries another."""
+        for _ in range(3):
+            try:
+                status, body, _ = await viewer.request("POST", path, data, htmx=True)
+            except (TimeoutError, aiohttp.ClientConnectionError) as error:
+                self.statuses[(what, type(error).__name__)] += 1
+                viewer.next_server()
+                await asyncio.sleep(0.2)
+                continue
+            self.statuses[(what, status)] += 1
+            if 400 <= status < 500:
+                reason = re.sub(r"<[^>]+>", "", body).strip()[:70]
+                self.refusals[(what, status, reason)] += 1
+            return status, body
+        return 0, ""
+
+    async def reload(self, table: Table) -> None:
+        """What a person does when the table hangs: reload the page."""
+        table.reloads += 1
+        for player in table.players:
+            try:
+                _, body, _ = await player.request("GET", f"/mesa/{table.code}/")
+            except (TimeoutError, aiohttp.ClientError):
+                player.next_server()
+                continue
+            player.take(body, time.monotonic())
+
+    def actor(self, table: Table) -> tuple[Viewer, str] | None:
+        """Who acts now, from the freshest panel: its player's move, or the host's next
+        round / rematch; None while the panels are not up to date."""
+        freshest = max(table.players, key=lambda p: p.panel_version)
+        version = freshest.panel_version
+        for player in table.players:
+            if player.panel_version != version or player.stale:
+                continue
+            if "/siguiente/" in player.panel or "/revancha/" in player.panel:
+                return player, "siguiente" if "/siguiente/" in player.panel else "revancha"
+            if "your-turn" in player.panel:
+                return player, "jugar"
+        return None
+
+    async def step(self, table: Table) -> None:
+        deadline = time.monotonic() + STALL
+        found = self.actor(table)
+        while found is None and time.monotonic() < deadline:
+            table.changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(table.changed.wait(), deadline - time.monotonic())
+            found = self.actor(table)
+        if found is None:
+            table.stalls += 1
+            await self.reload(table)
+            return
+        player, action = found
+        version = player.panel_version
+        path = f"/mesa/{table.code}/{action}/"
+        if action != "jugar":
+            status, body = await self.post(player, action, path, {"version": version})
+            if status == 200:
+                player.take(body, time.monotonic())
+            else:
+                player.stale = True
+            return
+        moves = MOVE_RE.findall(player.panel)
+        cards = [m for m in moves if m.lower() not in NOT_CARDS]
+        move = random.choice(cards) if cards else next(
+            (m for m in moves if m == "draw"), moves[0] if moves else "pass"
+        )
+        data = {"move": move, "version": version}
+        copies = 4 if self.args.scenario == "duplicates" else 1
+        sent = time.monotonic()
+        answers = await asyncio.gather(
+            *(self.post(player, "move", path, data) for _ in range(copies))
+        )
+        answered = time.monotonic()
+        applied = sum(status == 200 for status, _ in answers)
+        if copies > 1:
+            self.duplicate_outcomes[applied] += 1
+        if any(status >= 500 for status, _ in answers) or applied:
+            table.made.append((version + 1, answered))
+        if applied:
+            player.take(next(body for status, body in answers if status == 200), answered)
+            self.moves.append(Move(table.code, version, move, sent, answered, applied))
+        else:
+            player.stale = True
+
+    async def drive(self, table: Table, start: float) -> None:
+        """The table's schedule: a move every 1/rate s, staggered; late moves go at once."""
+        period = 1 / self.args.rate
+        offset = table.index / len(self.tables) * period
+        beat = 0
+        while True:
+            due = start + offset + beat * period
+            if due >= self.window[1]:
+                return
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            now = time.monotonic()
+            if self.window[0] <= now <= self.window[1]:
+                table.lateness.append(now - due)
+            await self.step(table)
+            beat += 1
+
+    # -- measuring --
+
+    async def watch_loop(self) -> None:
+        """The client's own event-loop lag, and every server's CPU every half second."""
+        while time.monotonic() < self.window[1] + GRACE:
+            before = time.monotonic()
+            await asyncio.sleep(0.1)
+            after = time.monotonic()
+            self.loop_lag.append((after, after - before - 0.1))
+            for server in self.servers:
+                ticks = cpu_ticks(server.pid)
+                if ticks is not None:
+                    self.cpu_last[server.pid] = ticks
+
+    def server_cpu(self) -> int:
+        for server in self.servers:
+            ticks = cpu_ticks(server.pid)
+            if ticks is not None:
+                self.cpu_last[server.pid] = ticks
+        return sum(self.cpu_last.get(s.pid, 0) for s in self.servers)
+
+    # -- faults --
+
+    async def fault(self) -> None:
+        args = self.args
+        w0, w1 = self.window
+        if args.fault == "kill":
+            await asyncio.sleep(max(0.0, w0 + (w1 - w0) / 2 - time.monotonic()))
+            victim = self.web[0]
+            self.killed_at = time.monotonic()
+            victim.alive = False
+            os.kill(victim.pid, signal.SIGKILL)
+            self.fault_notes.append(f"kill -9 of web process 0 (pid {victim.pid})")
+        elif args.fault == "redis":
+            await asyncio.sleep(max(0.0, w0 + (w1 - w0) / 3 - time.monotonic()))
+            down = time.monotonic()
+            await (await asyncio.create_subprocess_exec(
+                "redis-cli", "-h", "127.0.0.1", "-p", "6379", "shutdown", "nosave",
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )).wait()
+            await asyncio.sleep(1.0)
+            await (await asyncio.create_subprocess_exec(
+                *REDIS_START, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )).wait()
+            for _ in range(50):
+                probe = await asyncio.create_subprocess_exec(
+                    "redis-cli", "-h", "127.0.0.1", "ping", stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                )
+                if b"PONG" in (await probe.communicate())[0]:
+                    break
+                await asyncio.sleep(0.1)
+            self.redis_up_at = time.monotonic()
+            self.fault_window = (down, self.redis_up_at)
+            # What every page must catch up to: each table's newest version made by then.
+            for table in self.tables:
+                made = [v for v, at in table.made if at <= self.redis_up_at]
+                self.redis_targets[table.index] = max(made, default=0)
+            self.fault_notes.append(
+                f"Redis down for {self.redis_up_at - down:.1f} s "
+                f"(from {down - w0:.1f} s into the window)"
+            )
+        elif args.fault == "slow-reader":
+            await asyncio.sleep(max(0.0, w0 + (w1 - w0) / 6 - time.monotonic()))
+            table = self.tables[0]
+            self.slow = table.viewers[-1]
+            seconds = min(args.slow_seconds, w1 - time.monotonic())
+            self.slow.pause_reading(seconds)
+            self.fault_window = (time.monotonic(), time.monotonic() + seconds)
+            self.fault_notes.append(
+                f"{self.slow.role} of table 0 stops reading its socket for {seconds:.0f} s"
+            )
+
+    # -- the run --
+
+    async def run(self) -> None:
+        args = self.args
+        timeout = aiohttp.ClientTimeout(total=30)
+        connector = aiohttp.TCPConnector(limit=0)
+        async with aiohttp.ClientSession(
+            connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar()
+        ) as self.http:
+            self.tables = [Table(i) for i in range(args.tables)]
+            started = time.monotonic()
+            limit = asyncio.Semaphore(4)
+
+            async def set_up(table: Table) -> None:
+                async with limit:
+                    await self.set_up(table)
+
+            await asyncio.gather(*(set_up(t) for t in self.tables))
+            print(f"{args.tables} tables set up in {time.monotonic() - started:.1f} s")
+            start = time.monotonic()
+            self.window = (start + args.warmup, start + args.warmup + args.duration)
+            watcher = asyncio.create_task(self.watch_loop())
+            faults = asyncio.create_task(self.fault())
+            drivers = []
+            if args.scenario != "robots":
+                drivers = [asyncio.create_task(self.drive(t, start)) for t in self.tables]
+            await asyncio.sleep(args.warmup)
+            self.cpu0, self.shared0 = self.server_cpu(), shared_ticks()
+            client0 = resource.getrusage(resource.RUSAGE_SELF)
+            if args.scenario == "robots":
+                await asyncio.sleep(max(0.0, self.window[1] - time.monotonic()))
+            else:
+                cpu_at_end = asyncio.create_task(self._cpu_at(self.window[1]))
+                await asyncio.wait(drivers, timeout=args.warmup + args.duration + 60)
+                await cpu_at_end
+            if args.scenario == "robots":
+                self.cpu1, self.shared1 = self.server_cpu(), shared_ticks()
+            client1 = resource.getrusage(resource.RUSAGE_SELF)
+            self.client_cpu = (client1.ru_utime + client1.ru_stime
+                               - client0.ru_utime - client0.ru_stime)
+            await asyncio.sleep(max(0.0, self.window[1] + GRACE - time.monotonic()))
+            faults.cancel()
+            await watcher
+            for table in self.tables:
+                for viewer in table.viewers:
+                    viewer.closed = True
+                    if viewer.socket is not None:
+                        await viewer.socket.close()
+
+    async def _cpu_at(self, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - time.monotonic()))
+        self.cpu1, self.shared1 = self.server_cpu(), shared_ticks()
+
+
+# --- Report -------------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+def ms(values: list[float]) -> str:
+    if not values:
+        return "n/a"
+    return (f"p50 {pct(values, 50) * 1000:.0f} ms, p99 {pct(values, 99) * 1000:.0f} ms, "
+            f"max {max(values) * 1000:.0f} ms (n={len(values)})")
+
+
+def update_delays(
+    bench: Bench, start: float, end: float, exclude: Viewer | None = None
+) -> tuple[list[float], list[float], int]:
+    """(every (move, viewer) delay, every move's last-viewer delay, pairs never updated)
+    for the moves sent in [start, end]."""
+    pairs, last, never = [], [], 0
+    tables = {t.code: t for t in bench.tables}
+    for move in bench.moves:
+        if not start <= move.sent <= end:
+            continue
+        delays = []
+        for viewer in tables[move.table].viewers:
+            if viewer is exclude:
+                continue
+            seen = viewer.seen.get(move.version + 1)
+            if seen is None:
+                never += 1
+            else:
+                delays.append(seen - move.sent)
+        pairs += delays
+        if delays:
+            last.append(max(delays))
+    return pairs, last, never
+
+
+def robot_lags(bench: Bench) -> tuple[list[float], int]:
+    """The spacing of consecutive versions a spectator saw, less ROBOT_DELAY, and how many;
+    the pause after a round's end (the next deal waits on purpose) is left out."""
+    w0, w1 = bench.window
+    lags, versions = [], 0
+    for table in bench.tables:
+        viewer = table.viewers[-1]
+        for version, at in viewer.seen.items():
+            before = viewer.seen.get(version - 1)
+            if not w0 <= at <= w1:
+                continue
+            versions += 1
+            if before is not None and before >= w0 and version - 1 not in viewer.round_ends:
+                lags.append(at - before - bench.args.robot_delay)
+    return lags, versions
+
+
+def log_check(bench: Bench, db_env: dict[str, str]) -> list[str]:
+    """Acknowledged moves missing from the table's log, or in it twice; and log moves that
+    were never acknowledged (answered with an error, yet applied)."""
+    os.environ.update(db_env)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    import django
+
+    django.setup()
+    from django.db import connections
+
+    from tables.models import TableEvent
+
+    codes = [t.code for t in bench.tables]
+    log: Counter = Counter()
+    people: Counter = Counter()
+    for code, version, data in TableEvent.objects.filter(
+        table__code__in=codes, kind="move"
+    ).values_list("table__code", "version", "data"):
+        log[(code, version, data.get("move", ""))] += 1
+        if not data.get("robot"):
+            people[(code, version, data.get("move", ""))] += 1
+    connections.close_all()
+    acked = Counter((m.table, m.version + 1, m.move) for m in bench.moves)
+    missing = sum(1 for key in acked if log[key] == 0)
+    doubled = sum(1 for n in log.values() if n > 1) + sum(m.applied > 1 for m in bench.moves)
+    unacked = sum(n for key, n in people.items() if key not in acked)
+    return [
+        f"log: {len(acked)} acknowledged moves: missing from the log {missing}, "
+        f"doubled {doubled}; {sum(people.values())} people's moves in the log, "
+        f"{unacked} of them never acknowledged (an error answer, yet applied)",
+    ]
+
+
+def report(bench: Bench, db_env: dict[str, str]) -> None:
+    args = bench.args
+    w0, w1 = bench.window
+    seconds = w1 - w0
+    print()
+    print(f"== {args.mode}"
+          + (f" x{len(bench.web)}" if args.mode == "multi" else "")
+          + f", {args.scenario}, fault {args.fault}: {args.tables} tables, "
+          f"{args.spectators} spectators each, {seconds:.0f} s measured after "
+          f"{args.warmup:.0f} s warm-up ==")
+    for note in bench.fault_notes:
+        print(f"fault: {note}")
+    if args.scenario == "robots":
+        lags, applied = robot_lags(bench)
+        print(f"robot moves/s: {applied / seconds:.1f} (seen by one spectator a table)")
+        print(f"robot lag over ROBOT_DELAY={args.robot_delay:g} s: {ms(lags)}")
+    else:
+        window_moves = [m for m in bench.moves if w0 <= m.sent <= w1]
+        applied = len(window_moves)
+        print(f"moves/s: {applied / seconds:.1f} applied "
+              f"(offered {args.tables * args.rate:.1f})")
+        posts = [m.answered - m.sent for m in window_moves]
+        print(f"POST /jugar/ (acknowledged): {ms(posts)}")
+        pairs, last, never = update_delays(bench, w0, w1, exclude=bench.slow)
+        print("move -> viewer updated, from the POST sent:")
+        print(f"  every (move, viewer): {ms(pairs)}")
+        print(f"  last viewer of a move: {ms(last)}")
+        if never:
+            print(f"  (move, viewer) pairs never updated by the end: {never}")
+        lateness = [x for t in bench.tables for x in t.lateness]
+        print(f"tables behind their schedule: {ms(lateness)}")
+        stalls = sum(t.stalls for t in bench.tables)
+        if stalls:
+            print(f"tables that waited {STALL:g} s for a push and reloaded: {stalls}")
+    cpu_ms = (bench.cpu1 - bench.cpu0) / CLOCK_TICK * 1000
+    processes = len(bench.servers)
+    print(f"server CPU: {cpu_ms / max(applied, 1):.1f} ms per move "
+          f"({cpu_ms / seconds / 10:.0f}% of one core, {processes} process"
+          f"{'es' if processes > 1 else ''})")
+    if args.mode == "multi":
+        shared = sum(t - bench.shared0.get(pid, 0) for pid, t in bench.shared1.items())
+        shared_ms = shared / CLOCK_TICK * 1000
+        print(f"PostgreSQL + Redis CPU (the machine's, anyone's): "
+              f"{shared_ms / max(applied, 1):.1f} ms per move")
+    lag = [x for at, x in bench.loop_lag if w0 <= at <= w1]
+    print(f"client CPU: {bench.client_cpu / seconds * 100:.0f}% of one core; its event loop "
+          f"late by {ms(lag)}")
+    by_status: dict[str, Counter] = defaultdict(Counter)
+    for (what, status), n in bench.statuses.items():
+        by_status[what][status] += n
+    for what, counts in sorted(by_status.items()):
+        print(f"POST {what}: " + ", ".join(f"{s}: {n}" for s, n in sorted(counts.items(), key=str)))
+    for (what, status, reason), n in bench.refusals.most_common(5):
+        print(f"  refused {what} {status} x{n}: {reason}")
+    if bench.duplicate_outcomes:
+        outcomes = bench.duplicate_outcomes
+        print(f"four identical POSTs: exactly one applied {outcomes[1]}, none {outcomes[0]}, "
+              f"more than one {sum(n for k, n in outcomes.items() if k > 1)}")
+    disconnects = sum(v.disconnects for t in bench.tables for v in t.viewers)
+    if disconnects:
+        print(f"sockets closed by the server or a fault: {disconnects}")
+    fault_report(bench)
+    for line in log_check(bench, db_env):
+        print(line)
+    errors = 0
+    for server in bench.servers:
+        text = server.log.read_text(errors="replace") if server.log.exists() else ""
+        errors += text.count("Traceback")
+    print(f"server logs: {errors} tracebacks ({', '.join(str(s.log) for s in bench.servers)})")
+
+
+def fault_report(bench: Bench) -> None:
+    args = bench.args
+    if args.fault == "kill" and bench.killed_at:
+        reconnects = [r for t in bench.tables for v in t.viewers for r in v.reconnects]
+        handshakes = [r for t in bench.tables for v in t.viewers for r in v.handshakes]
+        print(f"kill: viewers back with a fresh table after their socket closed: {ms(reconnects)}")
+        print(f"kill: of which until the new socket was accepted: {ms(handshakes)}")
+        resumed = []
+        for table in bench.tables:
+            after = [m.answered for m in bench.moves
+                     if m.table == table.code and m.sent >= bench.killed_at]
+            if after:
+                resumed.append(min(after) - bench.killed_at)
+        print(f"kill: tables playing again (first acknowledged move after the kill): "
+              f"{ms(resumed)}; {args.tables - len(resumed)} never")
+    if args.fault == "redis" and bench.redis_up_at:
+        caught, never = [], 0
+        for table in bench.tables:
+            target = bench.redis_targets.get(table.index, 0)
+            for viewer in table.viewers:
+                seen = viewer.seen.get(target)
+                if seen is None:
+                    never += 1
+                else:
+                    caught.append(max(0.0, seen - bench.redis_up_at))
+        print(f"redis: every page caught up with its table after Redis was back: "
+              f"{ms(caught)}; {never} pages never")
+        down = [m for m in bench.moves
+                if bench.fault_window[0] <= m.sent <= bench.fault_window[1] + 2]
+        print(f"redis: moves acknowledged while down or just after: {len(down)}")
+        reloads = sum(t.reloads for t in bench.tables)
+        print(
+            f"redis: page reloads by players of hung tables: {reloads} (after {STALL:g} s "
+            "without a push; a spectator catches up only when a later push reaches it)"
+        )
+    if args.fault == "slow-reader" and bench.slow:
+        f0, f1 = bench.fault_window
+        during, last, _ = update_delays(bench, f0, f1, exclude=bench.slow)
+        print(f"slow reader: the others while it did not read: every viewer {ms(during)}")
+        print(f"slow reader: the others' last viewer while it did not read: {ms(last)}")
+        w0, w1 = bench.window
+        before, _, _ = update_delays(bench, w0, f0, exclude=bench.slow)
+        after, _, _ = update_delays(bench, f1, w1, exclude=bench.slow)
+        print(f"slow reader: the others outside that time: every viewer {ms(before + after)}")
+        newest = max((v for v in bench.slow.seen), default=0)
+        print(f"slow reader: its socket closed {bench.slow.disconnects} times; newest version "
+              f"it saw {newest} of {bench.tables[0].viewers[0].version}")
+
+
+# --- Main ---------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=["embedded", "multi"], default="embedded")
+    parser.add_argument("--processes", type=int, default=2, help="daphne processes (multi)")
+    parser.add_argument("--workers", type=int, default=0, help="background worker processes")
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--spectators", type=int, default=4, help="spectators per table")
+    parser.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
+    parser.add_argument("--duration", type=float, default=30, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5, help="seconds before measuring")
+    parser.add_argument("--scenario", choices=["people", "robots", "duplicates"],
+                        default="people")
+    parser.add_argument("--fault", choices=["none", "kill", "redis", "slow-reader"],
+                        default="none")
+    parser.add_argument("--slow-seconds", type=float, default=60)
+    parser.add_argument("--robot-level", choices=["facil", "normal", "dificil"],
+                        default="dificil")
+    parser.add_argument("--robot-delay", type=float, default=1.0)
+    parser.add_argument("--profile", action="store_true", help="py-spy record each server")
+    args = parser.parse_args()
+    if args.fault in ("kill", "redis") and args.mode != "multi":
+        parser.error(f"--fault {args.fault} needs --mode multi")
+    if args.fault == "kill" and args.processes < 2:
+        parser.error("--fault kill needs --processes 2 or more")
+    if args.fault == "slow-reader" and args.spectators < 1:
+        parser.error("--fault slow-reader needs a spectator")
+
+    env = {
+        "DEBUG": "0", "SECRET_KEY": "load-benchmark-not-secret", "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_COOKIES": "0", "LOG_LEVEL": "WARNING", "ROBOT_DELAY": str(args.robot_delay),
+        "CHANNEL_PREFIX": f"load{uuid.uuid4().hex[:8]}",
+    }
+    if args.mode == "multi":
+        os.environ.setdefault("DATABASE_URL", POSTGRES_URL)
+        if not os.environ["DATABASE_URL"].startswith("postgres"):
+            parser.error("--mode multi needs DATABASE_URL on PostgreSQL (or unset)")
+        env["REDIS_URL"] = os.environ.get("REDIS_URL") or REDIS_URL
+    else:
+        for name in ("DATABASE_URL", "REDIS_URL"):
+            os.environ.pop(name, None)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT, env={**os.environ, **env}, check=True,
+    )
+    with fresh_database() as db_env:
+        env.update(db_env)
+        with start_servers(args.mode, args.processes, args.workers, env, args.profile) as servers:
+            bench = Bench(args, servers)
+            asyncio.run(bench.run())
+        report(bench, db_env)
+
+
+if __name__ == "__main__":
+    main()
