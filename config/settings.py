@@ -52,11 +52,9 @@ INSTALLED_APPS = [
     "bots",
 ]
 
-# Every middleware but WhiteNoise can run asynchronously; WhiteNoise (sync only) comes last,
-# next to the (sync) views, so that a request crosses between the event loop and its thread
-# once each way instead of four times (measured: the crossings were a tenth of a move's CPU).
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -65,7 +63,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
