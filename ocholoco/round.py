@@ -556,6 +556,17 @@ def apply_move(state: Round, move: Move | str) -> Round:
     return apply_action(state, action)
 
 
+def events_between(before: Round, after: Round) -> tuple[Event, ...]:
+    """The public events ``after`` added to the history of ``before``, oldest first
+    (``after`` reached from ``before`` by moves: the two share the older history)."""
+    added = []
+    chain, stop = after._history, before._history
+    while chain is not None and chain is not stop:
+        added.append(chain[0])
+        chain = chain[1]
+    return tuple(event_of(record) for record in reversed(added))
+
+
 def random_playout(state: Round, rng: random.Random) -> Round:
     """The finished round reached by uniformly random legal moves from ``state``."""
     st = state._copy()
