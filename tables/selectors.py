@@ -160,12 +160,39 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
     return context
 
 
+def _outcome_text(rows: list[dict[str, Any]], *, blocked: bool, penalty: bool) -> str:
+    """Who won the round, what and why, in one or two sentences a first-timer can read."""
+    winners = [r for r in rows if r["round_winner"]]
+    names = _names([r["name"] for r in winners]) if winners else ""
+    plural = len(winners) > 1
+    if penalty:
+        how = "La mesa se bloqueó. " if blocked else f"{names} se quedó sin cartas. "
+        return how + (
+            "Cada uno se anota los puntos que le quedaron en la mano; al final gana quien"
+            " sume menos."
+        )
+    gained = " y ".join(f"+{r['gained']}" for r in winners)
+    if blocked:
+        least = winners[0]["hand_points"] if winners else 0
+        return (
+            f"La mesa se bloqueó: {names} tenía{'n' if plural else ''} la mano que menos vale"
+            f" ({least} punto{'s' if least != 1 else ''}) y cobra{'n' if plural else ''} a cada"
+            f" uno la diferencia con la suya: {gained}."
+        )
+    return (
+        f"{names} se quedó sin cartas y gana {gained}: la suma de lo que les quedó en la"
+        " mano a los demás."
+    )
+
+
 def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
-    """After a round: every hand left (now public), the points won and the scoreboard."""
+    """After a round: who won what and why, every hand left (now public) with its points,
+    the scoreboard and how far each player is from the target; after a match, its result."""
     table, state, match = snapshot.table, snapshot.round, snapshot.match
     if table.status not in (Table.Status.ROUND_OVER, Table.Status.MATCH_OVER) or state is None:
         return None
     hands = ocholoco.revealed_hands(state)
+    penalty = match.rules.scoring == "penalty"
     rows = []
     for player, number in enumerate(table.match_seats):
         hand = cards_info(hands[player])
@@ -176,19 +203,27 @@ def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
                 "hand_points": sum(ocholoco.card_points(match.rules, c) for c in hands[player]),
                 "gained": state.round_points[player],
                 "total": match.totals[player],
+                "to_go": max(0, match.target - match.totals[player]),
                 "round_winner": player in state.winners,
                 "winner": player in match.winners if match.finished else False,
             }
         )
     winners = [r["name"] for r in rows if r["round_winner"]]
+    # The final standings: the best first (the lowest with penalty scoring).
+    standings = sorted(rows, key=lambda r: r["total"], reverse=not penalty)
     return {
         "rows": rows,
+        "standings": standings,
         "blocked": state.blocked,
         "round_winners": winners,
+        "outcome_text": _outcome_text(rows, blocked=state.blocked, penalty=penalty),
         "match_over": match.finished,
-        "match_winners": [r["name"] for r in rows if r["winner"]],
+        "match_winners": _names([r["name"] for r in rows if r["winner"]]) if match.finished else "",
+        "match_winners_count": sum(r["winner"] for r in rows),
+        "winners_total": standings[0]["total"],
+        "target": match.target,
         "target_text": target_text(match.rules, match.target),
-        "penalty": match.rules.scoring == "penalty",
+        "penalty": penalty,
     }
 
 
