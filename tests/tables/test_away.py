@@ -66,7 +66,9 @@ def test_a_penalty_of_two_reads_as_two_cards_drawn_and_the_turn_lost():
     )
     assert ana.move(table, "2H").status_code == 200
     assert beto.move(table, "draw").status_code == 200
-    assert _away(table, seen) == ["Ana jugó el 2 de corazones", "Beto robó 2 cartas y pierde el turno"]
+    assert _away(table, seen) == [
+        "Ana jugó el 2 de corazones", "Beto robó 2 cartas y pierde el turno",
+    ]
 
 
 def test_a_stacked_penalty_of_four_reads_as_four_cards_drawn():

@@ -46,7 +46,7 @@ def test_a_blocked_table_says_who_had_the_lightest_hand_and_what_each_paid():
     summary = _text(panel(page(ana, table)))
     assert "La mesa se bloqueó" in summary
     # Ana's K♠ 3♣ (13) against Beto's 5♦ 9♦ (14): Ana collects the difference, 1.
-    assert "Ana tenía la mano que menos vale (13 puntos) y cobra a cada uno la diferencia" in summary
+    assert "Ana tenía la mano que menos vale (13 puntos) y cobra a cada uno" in summary
     assert "13 puntos +1 1 99" in summary
 
 
