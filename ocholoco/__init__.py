@@ -9,7 +9,7 @@ encoding of cards and actions), `round` (a round's rules), `history` (its public
 """
 
 from .cards import CARDS, JOKER, RANKS, SUITS, Card, copy_labels
-from .describe import describe_rules
+from .describe import card_values, describe_rules, effect_sentence
 from .encoding import DRAW as DRAW_ACTION
 from .encoding import PASS as PASS_ACTION
 from .encoding import action_of
@@ -54,7 +54,8 @@ __all__ = [
     "Card", "Catch", "Draw", "Effect", "Event", "IllegalMove", "InvalidRules", "Match",
     "Move", "Pass", "Play",
     "Round", "RoundView", "RuleSet", "action_of", "apply_action", "apply_move", "card_name",
-    "card_points", "card_symbol", "copy_labels", "deck_cards", "describe_event",
+    "card_points", "card_symbol", "card_values", "copy_labels", "deck_cards", "describe_event",
+    "effect_sentence",
     "describe_rules", "event_from_json", "event_to_json", "events_between", "move_to_str",
     "rules_from_json", "rules_to_json",
     "ruleset_from_options",
