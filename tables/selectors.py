@@ -1,9 +1,9 @@
 """Reads: what each audience of a table may see, as plain template contexts.
 
-There are three audiences (DESIGN.md, "The flow of one move"): everyone (the public board),
-each seat (its hand and its buttons) and the watchers (people without a seat). What goes into
-a context is decided here, from the proven seat, before any template runs: a template is never
-given a card its viewer may not see.
+There are three audiences (docs/architecture.md, "The flow of one move"): everyone (the public
+board), each seat (its hand and its buttons) and the watchers (people without a seat). What goes
+into a context is decided here, from the proven seat, before any template runs: a template is
+never given a card its viewer may not see.
 """
 
 from __future__ import annotations
