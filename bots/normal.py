@@ -1,4 +1,5 @@
-"""Normal: a good player's move, at once, from seed 001's advice to beginners.
+"""Normal: a good player's move, at once, as beginners are advised to play
+(docs/rules.md, "The robots").
 
 - Go out whenever the last card fits.
 - Keep the wild cards (the 8s) for when nothing else fits.

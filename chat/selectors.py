@@ -11,6 +11,7 @@ from typing import Any
 
 from chat.models import ChatMessage, ChatMute, ChatSettings
 from tables.models import Seat, Table, TableEvent
+from tables.selectors import event_text as table_event_text
 
 HISTORY_LIMIT = 200
 # The table events the chat shows, in a quieter style (moves and deals are the board's).
@@ -31,79 +32,9 @@ class Line:
     text: str = ""
 
 
-def _names(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " y " + items[-1]
-
-
 def event_text(event: TableEvent, seats: dict[int, Seat]) -> str | None:
     """The chat line for a table event, or None for the events the chat does not show."""
-    if event.kind not in SHOWN_EVENTS:
-        return None
-    data = event.data
-
-    def name_of(number: int | None) -> str:
-        seat = seats.get(number) if number is not None else None
-        # A seat's current name (a moderator may have changed an offensive one), unless the
-        # seat was taken again by someone else after the event.
-        if seat is not None and seat.created_at <= event.created_at:
-            return seat.name
-        return data.get("name") or "Alguien"
-
-    who = name_of(event.seat)
-    match event.kind:
-        case "opened":
-            return f"{who} abrió la mesa."
-        case "seated":
-            return f"{who} se sentó a la mesa."
-        case "robot_added":
-            return f"Se sumó {data.get('name', who)}, un robot."
-        case "robot_removed":
-            return f"Salió el robot {data.get('name', who)}."
-        case "left":
-            return f"{data.get('name', who)} se levantó de la mesa."
-        case "abandoned":
-            return f"{who} abandonó: un robot juega su lugar."
-        case "host_changed":
-            return f"Ahora {who} maneja la mesa."
-        case "match_started":
-            return "Empezó la partida."
-        case "round_over":
-            points = {int(n): p for n, p in data.get("points", {}).items()}
-            blocked = "La mesa se bloqueó: " if data.get("blocked") else ""
-            if data.get("scoring") == "penalty":
-                added = ", ".join(f"{name_of(n)} +{p}" for n, p in sorted(points.items()) if p)
-                return f"{blocked}Fin de la ronda. Puntos en contra: {added or 'ninguno'}."
-            gained = {n: p for n, p in points.items() if p}
-            if not gained:
-                return "La ronda terminó sin puntos."
-            best = max(gained.values())
-            winners = _names([name_of(n) for n in sorted(gained) if gained[n] == best])
-            verb = "ganan" if len(gained) > 1 else "ganó"
-            return f"{blocked}{winners} {verb} la ronda con {best} puntos."
-        case "match_over":
-            winners = [name_of(n) for n in data.get("winners", [])]
-            verb = "ganan" if len(winners) > 1 else "ganó"
-            return f"¡{_names(winners)} {verb} la partida!" if winners else "Terminó la partida."
-        case "rematch":
-            return "¡Revancha! Nueva partida en la misma mesa."
-        case "closed":
-            return f"La moderación cerró la mesa: {data.get('reason', '')}"
-        case "replaced_by_robot":
-            return f"La moderación puso un robot en el lugar de {who}."
-        case "renamed":
-            return f"La moderación cambió un nombre: ahora es {data.get('new', who)}."
-        case "timeout":
-            return f"A {who} se le acabó el tiempo: un robot jugó su turno."
-        case "away":
-            return f"{who} no volvió en tres turnos: un robot juega por ahora."
-        case "back":
-            return f"{who} volvió a jugar."
-        case "turn_limit":
-            limit = dict(Table.TurnLimit.choices).get(data.get("seconds"), "")
-            return f"Tiempo por turno: {limit.lower()}."
-        case "archived":
-            return "La mesa se archivó tras 30 días sin jugadas."
-    return None
+    return table_event_text(event, seats) if event.kind in SHOWN_EVENTS else None
 
 
 def event_lines(events: Iterable[TableEvent], seats: dict[int, Seat]) -> list[Line]:

@@ -9,7 +9,7 @@ encoding of cards and actions), `round` (a round's rules), `history` (its public
 """
 
 from .cards import CARDS, JOKER, RANKS, SUITS, Card, copy_labels
-from .describe import describe_rules
+from .describe import card_values, describe_rules, effect_sentence
 from .encoding import DRAW as DRAW_ACTION
 from .encoding import PASS as PASS_ACTION
 from .encoding import action_of
@@ -30,6 +30,7 @@ from .round import (
     Round,
     apply_action,
     apply_move,
+    events_between,
     legal_actions,
     legal_moves,
     new_round,
@@ -38,7 +39,7 @@ from .round import (
     why_not_playable,
 )
 from .rules import PRESETS, Effect, InvalidRules, RuleSet, card_points, deck_cards
-from .serialize import from_json, to_json
+from .serialize import event_from_json, event_to_json, from_json, to_json
 from .view import (
     RoundView,
     legal_moves_for_view,
@@ -53,8 +54,10 @@ __all__ = [
     "Card", "Catch", "Draw", "Effect", "Event", "IllegalMove", "InvalidRules", "Match",
     "Move", "Pass", "Play",
     "Round", "RoundView", "RuleSet", "action_of", "apply_action", "apply_move", "card_name",
-    "card_points", "card_symbol", "copy_labels", "deck_cards", "describe_event",
-    "describe_rules", "move_to_str", "rules_from_json", "rules_to_json",
+    "card_points", "card_symbol", "card_values", "copy_labels", "deck_cards", "describe_event",
+    "effect_sentence",
+    "describe_rules", "event_from_json", "event_to_json", "events_between", "move_to_str",
+    "rules_from_json", "rules_to_json",
     "ruleset_from_options",
     "from_json", "legal_actions", "legal_moves", "legal_moves_for_view", "new_match",
     "new_round", "parse_move", "random_playout", "rank_name", "revealed_hands", "stacked_deck",

@@ -1,6 +1,6 @@
-"""A rule set in plain Spanish sentences: the table's rules card.
+"""A rule set in plain Spanish sentences: the table's rules card and the rules page.
 
-Generated from the `RuleSet` itself, so the card never disagrees with the game.
+Generated from the `RuleSet` itself, so neither ever disagrees with the game.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def describe_rules(rules: RuleSet) -> list[str]:
             " nunca abre el descarte."
         )
     for rank, effect in rules.effects:
-        lines.append(_effect(rank, effect))
+        lines.append(effect_sentence(rank, effect))
     lines.append(_draw(rules))
     lines.append(_empty_stock(rules))
     if rules.announces:
@@ -82,7 +82,8 @@ def _card(rank: str) -> str:
     return f"El {JOKER_NAME}" if rank == JOKER_RANK else rank_with_article(rank).capitalize()
 
 
-def _effect(rank: str, effect: Effect) -> str:
+def effect_sentence(rank: str, effect: Effect) -> str:
+    """What a card of ``rank`` does, e.g. "Una reina: el siguiente jugador pierde el turno..."."""
     card = _card(rank)
     if effect.kind == "skip":
         return f"{card}: el siguiente jugador pierde el turno (con dos, vuelves a jugar)."
@@ -127,13 +128,8 @@ def _empty_stock(rules: RuleSet) -> str:
 
 
 def _scoring(rules: RuleSet) -> list[str]:
-    points = dict(rules.points)
-    plain = [r for r in RANKS if points[r] == (1 if r == "A" else _face(r))]
-    special = [r for r in RANKS if r not in plain]
-    worth = "; ".join(f"{r} = {points[r]}" for r in special)
-    if JOKER_RANK in points:
-        worth += f"; {JOKER_NAME} = {points[JOKER_RANK]}"
-    card_line = f"Valor de las cartas: {worth}; las demás, su número (as = 1)."
+    worth = "; ".join(f"{cards}, {value}" for cards, value in card_values(rules))
+    card_line = f"Valor de las cartas: {worth}."
     target = (
         f"{rules.target_points} puntos"
         if rules.target_points
@@ -156,5 +152,44 @@ def _scoring(rules: RuleSet) -> list[str]:
     ]
 
 
-def _face(rank: str) -> int:
-    return 10 if rank in ("10", "J", "Q", "K") else int(rank)
+_DEFINITE = {"A": "el as", "J": "la jota", "Q": "la reina", "K": "el rey", JOKER_RANK: "el comodín"}
+
+
+def card_values(rules: RuleSet) -> list[tuple[str, str]]:
+    """What each card is worth, grouped: ``[("el 8", "50"), ("el rey, la reina y la jota",
+    "10"), ("el as", "1"), ("las demás (2 a 7, 9 y 10)", "su número")]``."""
+    points = dict(rules.points)
+    numbered = [r for r in RANKS if r.isdigit() and points[r] == int(r)]
+    by_value: dict[int, list[str]] = {}
+    for rank in [*RANKS, JOKER_RANK]:
+        if rank in points and rank not in numbered:
+            by_value.setdefault(points[rank], []).append(rank)
+    rows = [
+        (_and([_DEFINITE.get(r, f"el {r}") for r in reversed(ranks)]), str(value))
+        for value, ranks in sorted(by_value.items(), key=lambda item: -item[0])
+    ]
+    if numbered:
+        rows.append((f"las demás ({_runs(numbered)})", "su número"))
+    return rows
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " y " + items[-1]
+
+
+def _runs(ranks: list[str]) -> str:
+    """``["2", "3", "4", "9", "10"]`` -> ``"2 a 4, 9 y 10"``."""
+    numbers = sorted(int(r) for r in ranks)
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts = []
+    for run in runs:
+        if len(run) > 2:
+            parts.append(f"{run[0]} a {run[-1]}")
+        else:
+            parts.extend(str(n) for n in run)
+    return _and(parts)

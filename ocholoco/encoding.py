@@ -103,7 +103,7 @@ class Tables:
             *plays, Draw(), Pass(), Catch(),
             *(Play(m.card, m.suit, True) for m in plays if isinstance(m, Play)),
         )  # fmt: skip
-        # The product's rules: no policy beyond RULES.md's, so the short paths apply.
+        # The product's rules: no policy beyond docs/rules.md's, so the short paths apply.
         self.plain = (
             rules.empty_stock == "pass_and_block"
             and rules.draw_policy == "until_playable"

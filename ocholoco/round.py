@@ -1,6 +1,6 @@
 """The rules of one round of Ocho Loco, as pure functions over an immutable `Round`.
 
-Rules (RULES.md is the full text; the decisions it marks are held by tests/engine):
+Rules (docs/rules.md is the full text; the decisions it marks are held by tests/engine):
 - Deal one card at a time from the top of the deck, starting with the player after the
   dealer; the rest is the stock (top first). Its top card opens the discard pile; an 8 (a
   wild rank) goes back into the stock at ``len(stock) // 2`` (counted without it) and the
@@ -19,7 +19,7 @@ Rules (RULES.md is the full text; the decisions it marks are held by tests/engin
   without a play (blocked: the fewest hand points collect the difference from each player
   with more; tied lowest players each collect).
 
-House rules (`RuleSet` fields; RULES.md's last section):
+House rules (`RuleSet` fields; docs/rules.md, "House-rule presets"):
 - ``empty_stock="reshuffle"``: a draw from an empty stock first shuffles the discard pile but
   its top card into a new stock (a ``reshuffle`` event). The shuffle is seeded by the round's
   own seed (drawn from the dealing rng, kept in the round and its JSON, advanced by each
@@ -554,6 +554,17 @@ def apply_move(state: Round, move: Move | str) -> Round:
     if action not in legal_actions(state):
         raise IllegalMove(_reason(state, move))
     return apply_action(state, action)
+
+
+def events_between(before: Round, after: Round) -> tuple[Event, ...]:
+    """The public events ``after`` added to the history of ``before``, oldest first
+    (``after`` reached from ``before`` by moves: the two share the older history)."""
+    added = []
+    chain, stop = after._history, before._history
+    while chain is not None and chain is not stop:
+        added.append(chain[0])
+        chain = chain[1]
+    return tuple(event_of(record) for record in reversed(added))
 
 
 def random_playout(state: Round, rng: random.Random) -> Round:

@@ -6,8 +6,8 @@ last-card announcement), so a house-rule preset is a new entry, not new branches
 A rule set that cannot be played is refused at construction with `InvalidRules`, a
 `ValueError` whose message is in Spanish (the custom-rules form shows it as it is).
 
-Presets, in the order the lobby lists them: "clasico" and "especiales" (the product, RULES.md)
-then "libro", "anuncio" and "chileno" (RULES.md's last section, seeds 001-003).
+Presets, in the order the lobby lists them: "clasico" and "especiales" (the product) then
+"libro", "anuncio" and "chileno" (house rules); docs/rules.md tells each one.
 `options` builds custom rule sets and stores them as JSON; `describe` says them in Spanish.
 """
 

@@ -52,7 +52,7 @@ def to_json(obj: JsonValue) -> dict[str, Any]:
         "blocked": obj.blocked,
         "winners": list(obj.winners),
         "round_points": list(obj.round_points),
-        "history": [_event_json(e) for e in obj.history],
+        "history": [event_to_json(e) for e in obj.history],
         "exposed": obj.exposed,
         "drawn": str(obj.drawn) if obj.drawn else None,
     }
@@ -84,7 +84,7 @@ def from_json(data: dict[str, Any]) -> JsonValue:
         return Match(
             rules, data["players"], tuple(data["totals"]), data["round_number"], data["dealer"]
         )
-    history = tuple(_event(e) for e in data["history"])
+    history = tuple(event_from_json(e) for e in data["history"])
     common = {
         "rules": rules,
         "players": data["players"],
@@ -162,11 +162,12 @@ def _rank_index(rank: str) -> int:
     return next(i for i in range(N_RANKS + 1) if rank_text(i) == rank)
 
 
-def _event_json(event: Event) -> list[Any]:
+def event_to_json(event: Event) -> list[Any]:
+    """An event as ``[kind, player, card, suit, count]``."""
     card = str(event.card) if event.card else None
     return [event.kind, event.player, card, event.suit, event.count]
 
 
-def _event(data: list[Any]) -> Event:
+def event_from_json(data: list[Any]) -> Event:
     kind, player, card, suit, count = data
     return Event(kind, player, Card.parse(card) if card else None, suit, count)

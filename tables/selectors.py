@@ -1,9 +1,9 @@
 """Reads: what each audience of a table may see, as plain template contexts.
 
-There are three audiences (DESIGN.md, "The flow of one move"): everyone (the public board),
-each seat (its hand and its buttons) and the watchers (people without a seat). What goes into
-a context is decided here, from the proven seat, before any template runs: a template is never
-given a card its viewer may not see.
+There are three audiences (docs/architecture.md, "The flow of one move"): everyone (the public
+board), each seat (its hand and its buttons) and the watchers (people without a seat). What goes
+into a context is decided here, from the proven seat, before any template runs: a template is
+never given a card its viewer may not see.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import ocholoco
-from ocholoco.notation import card_with_article
 from tables import clock
-from tables.models import Seat, Table
+from tables.models import Seat, Table, TableEvent
 
 SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 FIGURES = {"K": "♚", "Q": "♛", "J": "♞"}
@@ -161,12 +160,39 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
     return context
 
 
+def _outcome_text(rows: list[dict[str, Any]], *, blocked: bool, penalty: bool) -> str:
+    """Who won the round, what and why, in one or two sentences a first-timer can read."""
+    winners = [r for r in rows if r["round_winner"]]
+    names = _names([r["name"] for r in winners]) if winners else ""
+    plural = len(winners) > 1
+    if penalty:
+        how = "La mesa se bloqueó. " if blocked else f"{names} se quedó sin cartas. "
+        return how + (
+            "Cada uno se anota los puntos que le quedaron en la mano; al final gana quien"
+            " sume menos."
+        )
+    gained = " y ".join(f"+{r['gained']}" for r in winners)
+    if blocked:
+        least = winners[0]["hand_points"] if winners else 0
+        return (
+            f"La mesa se bloqueó: {names} tenía{'n' if plural else ''} la mano que menos vale"
+            f" ({least} punto{'s' if least != 1 else ''}) y cobra{'n' if plural else ''} a cada"
+            f" uno la diferencia con la suya: {gained}."
+        )
+    return (
+        f"{names} se quedó sin cartas y gana {gained}: la suma de lo que les quedó en la"
+        " mano a los demás."
+    )
+
+
 def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
-    """After a round: every hand left (now public), the points won and the scoreboard."""
+    """After a round: who won what and why, every hand left (now public) with its points,
+    the scoreboard and how far each player is from the target; after a match, its result."""
     table, state, match = snapshot.table, snapshot.round, snapshot.match
     if table.status not in (Table.Status.ROUND_OVER, Table.Status.MATCH_OVER) or state is None:
         return None
     hands = ocholoco.revealed_hands(state)
+    penalty = match.rules.scoring == "penalty"
     rows = []
     for player, number in enumerate(table.match_seats):
         hand = cards_info(hands[player])
@@ -177,19 +203,27 @@ def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
                 "hand_points": sum(ocholoco.card_points(match.rules, c) for c in hands[player]),
                 "gained": state.round_points[player],
                 "total": match.totals[player],
+                "to_go": max(0, match.target - match.totals[player]),
                 "round_winner": player in state.winners,
                 "winner": player in match.winners if match.finished else False,
             }
         )
     winners = [r["name"] for r in rows if r["round_winner"]]
+    # The final standings: the best first (the lowest with penalty scoring).
+    standings = sorted(rows, key=lambda r: r["total"], reverse=not penalty)
     return {
         "rows": rows,
+        "standings": standings,
         "blocked": state.blocked,
         "round_winners": winners,
+        "outcome_text": _outcome_text(rows, blocked=state.blocked, penalty=penalty),
         "match_over": match.finished,
-        "match_winners": [r["name"] for r in rows if r["winner"]],
+        "match_winners": _names([r["name"] for r in rows if r["winner"]]) if match.finished else "",
+        "match_winners_count": sum(r["winner"] for r in rows),
+        "winners_total": standings[0]["total"],
+        "target": match.target,
         "target_text": target_text(match.rules, match.target),
-        "penalty": match.rules.scoring == "penalty",
+        "penalty": penalty,
     }
 
 
@@ -337,49 +371,132 @@ def tables_of_browser(secrets_by_table: dict[str, str]) -> list[dict[str, Any]]:
     return rows
 
 
-def _move_phrase(name: str, move: ocholoco.Move) -> str:
+def _names(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " y " + items[-1]
+
+
+def event_text(event: TableEvent, seats: dict[int, Seat]) -> str | None:
+    """One sentence for a table event that is not a move (the chat's lines, and "Mientras no
+    estabas"), or None for the events that tell nobody anything (a link renewed...)."""
+    data = event.data
+
+    def name_of(number: int | None) -> str:
+        seat = seats.get(number) if number is not None else None
+        # A seat's current name (a moderator may have changed an offensive one), unless the
+        # seat was taken again by someone else after the event.
+        if seat is not None and seat.created_at <= event.created_at:
+            return seat.name
+        return data.get("name") or "Alguien"
+
+    who = name_of(event.seat)
+    match event.kind:
+        case "opened":
+            return f"{who} abrió la mesa."
+        case "seated":
+            return f"{who} se sentó a la mesa."
+        case "robot_added":
+            return f"Se sumó {data.get('name', who)}, un robot."
+        case "robot_removed":
+            return f"Salió el robot {data.get('name', who)}."
+        case "left":
+            return f"{data.get('name', who)} se levantó de la mesa."
+        case "abandoned":
+            return f"{who} abandonó: un robot juega su lugar."
+        case "host_changed":
+            return f"Ahora {who} maneja la mesa."
+        case "match_started":
+            return "Empezó la partida."
+        case "round_started":
+            dealer = name_of(data.get("dealer"))
+            return f"Empezó la ronda {data.get('round', '')}: reparte {dealer}."
+        case "round_over":
+            points = {int(n): p for n, p in data.get("points", {}).items()}
+            blocked = "La mesa se bloqueó: " if data.get("blocked") else ""
+            if data.get("scoring") == "penalty":
+                added = ", ".join(f"{name_of(n)} +{p}" for n, p in sorted(points.items()) if p)
+                return f"{blocked}Fin de la ronda. Puntos en contra: {added or 'ninguno'}."
+            gained = {n: p for n, p in points.items() if p}
+            if not gained:
+                return f"{blocked}La ronda terminó sin puntos."
+            best = max(gained.values())
+            winners = _names([name_of(n) for n in sorted(gained) if gained[n] == best])
+            verb = "ganan" if len(gained) > 1 else "ganó"
+            return f"{blocked}{winners} {verb} la ronda con {best} punto{'s' if best != 1 else ''}."
+        case "match_over":
+            winners = [name_of(n) for n in data.get("winners", [])]
+            verb = "ganan" if len(winners) > 1 else "ganó"
+            return f"¡{_names(winners)} {verb} la partida!" if winners else "Terminó la partida."
+        case "rematch":
+            return "¡Revancha! Nueva partida en la misma mesa."
+        case "closed":
+            return f"La moderación cerró la mesa: {data.get('reason', '')}"
+        case "replaced_by_robot":
+            return f"La moderación puso un robot en el lugar de {who}."
+        case "renamed":
+            return f"La moderación cambió un nombre: ahora es {data.get('new', who)}."
+        case "timeout":
+            return f"A {who} se le acabó el tiempo: un robot jugó su turno."
+        case "away":
+            return f"{who} no volvió en tres turnos: un robot juega por ahora."
+        case "back":
+            return f"{who} volvió a jugar."
+        case "turn_limit":
+            limit = dict(Table.TurnLimit.choices).get(data.get("seconds"), "")
+            return f"Tiempo por turno: {limit.lower()}."
+        case "archived":
+            return "La mesa se archivó tras 30 días sin jugadas."
+    return None
+
+
+def _move_events(event: TableEvent, player: int) -> list[ocholoco.Event]:
+    """The public events a logged move caused (a penalty's count, a skip, the last card...).
+    A move logged before moves kept them is told as the move alone."""
+    if "events" in event.data:
+        return [ocholoco.event_from_json(e) for e in event.data["events"]]
+    move = ocholoco.parse_move(event.data.get("move", ""))
     if isinstance(move, ocholoco.Play):
-        card = card_with_article(move.card)
-        said = f" y pidió {ocholoco.SUIT_NAMES[move.suit]}" if move.suit else ""
-        return f"{name} jugó {card}{said}"
-    return f"{name} pasó"
+        return [ocholoco.Event("play", player, move.card, move.suit)]
+    return [ocholoco.Event("draw" if isinstance(move, ocholoco.Draw) else "pass", player, count=1)]
 
 
 def away_summary(table: Table, since_version: int, limit: int = 12) -> list[str]:
-    """'Mientras no estabas': what happened at the table after `since_version`, from its log.
+    """'Mientras no estabas': what happened at the table after `since_version`, from its log,
+    one sentence each. Consecutive draws by one player read as one ("Ana robó 3 cartas")."""
+    seats = {s.number: s for s in table.seats.all()}
+    order = table.match_seats
 
-    Consecutive draws by one player read as one line ("Ana robó 3 cartas")."""
-    names = {s.number: s.name for s in table.seats.all()}
+    def name_of(player: int) -> str:
+        seat = seats.get(order[player]) if player < len(order) else None
+        return seat.name if seat else "Alguien"
+
     lines: list[str] = []
-    drawing: list[Any] = []  # [seat, count] of the draws in course
+    drawing: list[int] = []  # [player, count] of the draws in course
 
     def flush() -> None:
         if drawing:
-            seat, count = drawing
-            cards = "una carta" if count == 1 else f"{count} cartas"
-            lines.append(f"{names.get(seat, '?')} robó {cards}")
+            player, count = drawing
+            lines.append(ocholoco.describe_event(ocholoco.Event("draw", player), name_of)
+                         if count == 1 else f"{name_of(player)} robó {count} cartas")
             drawing.clear()
 
-    events = table.events.filter(version__gt=since_version).order_by("id")
-    for event in events:
-        if event.kind == "move":
-            move = ocholoco.parse_move(event.data.get("move", ""))
-            if isinstance(move, ocholoco.Draw):
-                if drawing and drawing[0] == event.seat:
+    for event in table.events.filter(version__gt=since_version).order_by("id"):
+        if event.kind != "move":
+            text = event_text(event, seats)
+            if text:
+                flush()
+                lines.append(text.rstrip("."))
+            continue
+        player = order.index(event.seat) if event.seat in order else 0
+        for told in _move_events(event, player):
+            if told.kind == "draw":
+                if drawing and drawing[0] == told.player:
                     drawing[1] += 1
                 else:
                     flush()
-                    drawing.extend([event.seat, 1])
+                    drawing.extend([told.player, 1])
                 continue
             flush()
-            lines.append(_move_phrase(names.get(event.seat, "?"), move))
-        elif event.kind == "round_over":
-            flush()
-            won = [(int(n), p) for n, p in event.data.get("points", {}).items() if p > 0]
-            lines.extend(f"{names.get(n, '?')} ganó la ronda (+{p})" for n, p in won)
-        elif event.kind == "timeout":
-            flush()
-            lines.append(f"A {names.get(event.seat, '?')} se le acabó el tiempo")
+            lines.append(ocholoco.describe_event(told, name_of))
     flush()
     if len(lines) > limit:
         return ["…", *lines[-limit:]]

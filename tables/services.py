@@ -367,7 +367,10 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
         raise TableError(str(illegal)) from None
     change.round = new_state
     table.last_move_at = clock.now()
-    change.log("move", seat.number, move=ocholoco.move_to_str(move), **extra)
+    # What the move did, as the public events it added (a penalty's count, a skip, a
+    # reshuffle...): what "Mientras no estabas" tells.
+    said = [ocholoco.event_to_json(e) for e in ocholoco.events_between(state, new_state)]
+    change.log("move", seat.number, move=ocholoco.move_to_str(move), events=said, **extra)
     if new_state.finished:
         match = change.match = change.match.apply_round(new_state)
         table.match_state = ocholoco.to_json(match)

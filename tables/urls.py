@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("abrir/", views.table_open, name="table_open"),
     path("mis-mesas/", views.my_tables, name="my_tables"),
+    path("reglas/", views.rules_page, name="rules"),
     path("sw.js", views.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("baraja/", views.deck_choose, name="deck_choose"),

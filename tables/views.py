@@ -113,6 +113,32 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """Reglas completas: the game, the special cards, the controls and every rule set, told
+    from the rule sets the engine plays (`ocholoco.describe`), so they cannot disagree."""
+    clasico, especiales = ocholoco.PRESETS["clasico"], ocholoco.PRESETS["especiales"]
+    players = range(clasico.min_players, clasico.max_players + 1)
+    return render(
+        request,
+        "tables/rules.html",
+        {
+            "deck": _deck(request),
+            "clasico": clasico,
+            "hand": clasico.hand_size(clasico.max_players),
+            "hand_two": clasico.hand_size(2),
+            "targets": [(n, clasico.target(n)) for n in players],
+            "values": ocholoco.card_values(clasico),
+            "specials": [ocholoco.effect_sentence(r, e) for r, e in especiales.effects],
+            "presets": [
+                (key, rules, PRESET_NOTES.get(key, ""), ocholoco.describe_rules(rules))
+                for key, rules in ocholoco.PRESETS.items()
+            ],
+            "rank_effects": RANK_EFFECT_LABELS[1:],
+        },
+    )
+
+
+@require_GET
 def my_tables(request: HttpRequest) -> HttpResponse:
     """Every table this browser has a seat at, "te toca" first."""
     rows = tables_of_browser(request.session.get(SESSION_KEY, {}))
@@ -180,6 +206,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "fragments": render_for_viewer(snapshot, seat, request),
             "rules": table.rules,
             "rules_sentences": ocholoco.describe_rules(table.rules),
+            "preset_keys": ocholoco.PRESETS.keys(),
             "limits": Table.TurnLimit.choices,
             "vapid_public_key": settings.VAPID_PUBLIC_KEY,
             "chat": chat_column(request, table, seat),

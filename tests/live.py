@@ -131,14 +131,20 @@ def daphne_servers(count: int = 1, **settings: str) -> Iterator[Servers]:
             yield servers
 
 
-def set_round(servers: Servers, code: str, round_json: dict) -> None:
+def set_round(
+    servers: Servers, code: str, round_json: dict, match_json: dict | None = None
+) -> None:
     """Put the table `code` of these servers in an exact position (a test fixture, not a
-    move), through the servers' own database; pages reload to see it."""
+    move), through the servers' own database; pages reload to see it. `match_json` also
+    sets the match (its totals, say)."""
+    match = (
+        f"t.match_state = json.loads({json.dumps(json.dumps(match_json))}); " if match_json else ""
+    )
     script = (
         "import json; from tables.models import Table; "
         f"t = Table.objects.get(code={code!r}); "
         f"t.round_state = json.loads({json.dumps(json.dumps(round_json))}); "
-        "t.version += 1; t.save()"
+        f"{match}t.version += 1; t.save()"
     )
     subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", script],

@@ -1,4 +1,4 @@
-"""Normal plays like a good player: the advice of seed 001, section 9."""
+"""Normal plays like a good player: the advice to beginners (docs/rules.md, "The robots")."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 # For `locator.evaluate_all`: each element's box in the viewport, as [left, top, right, bottom].
@@ -82,3 +83,23 @@ def play_round(pages: list[Page], timeout: float = 180) -> None:
         if not moved:
             time.sleep(0.05)
     raise AssertionError("the round did not end in time")
+
+
+# axe-core (bundled by axe-playwright-python): WCAG 2.1 A and AA, best practice, and the
+# experimental rules (among them: a control's name contains its visible text).
+AXE_OPTIONS = {
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice", "experimental"],
+    }
+}
+
+
+def axe_violations(page: Page) -> list[str]:
+    """What axe-core finds wrong on the page as it is now, one line per rule and element."""
+    results = Axe().run(page, options=AXE_OPTIONS)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {node['target']}"
+        for v in results.response["violations"]
+        for node in v["nodes"]
+    ]

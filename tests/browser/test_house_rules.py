@@ -115,7 +115,7 @@ def test_a_joker_makes_the_next_player_draw_four(new_page, servers):
     _set(servers, ana, state, beto)
 
     joker = beto.locator("#panel .hand .card[data-card='JK']")
-    expect(joker).to_have_attribute("aria-label", "comodín, se puede jugar")
+    expect(joker).to_have_accessible_name("comodín, se puede jugar")
     joker.click()
     joker.click()
     expect(ana.locator("#board .pile [data-card='JK']")).to_be_visible()

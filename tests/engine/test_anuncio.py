@@ -1,4 +1,4 @@
-""" "Crazy Eights con anuncio" (seed 002): "¡Última carta!", two decks above four players."""
+""" "Crazy Eights con anuncio" (house rules): "¡Última carta!", two decks above four players."""
 
 import pytest
 

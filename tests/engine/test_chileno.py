@@ -1,4 +1,4 @@
-""" "Ocho loco chileno" (seed 003): 54 cards with two jokers, 2 / 3 / 7 / Q / joker effects."""
+""" "Ocho loco chileno" (house rules): 54 cards with two jokers, 2 / 3 / 7 / Q / joker effects."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Players, seats, deal and the opening card (RULES.md "Players, seats, deal")."""
+"""Players, seats, deal and the opening card (docs/rules.md "Players, seats, deal")."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-""" "Ocho locos de libro" (seed 001): reshuffled discard, draw one, penalty points, 2 to 6."""
+""" "Ocho locos de libro" (house rules): reshuffled discard, draw one, penalty points, 2 to 6."""
 
 import pytest
 

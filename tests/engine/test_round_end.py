@@ -1,4 +1,4 @@
-"""Going out, the blocked table and scoring (RULES.md "The stock runs out", "Going out")."""
+"""Going out, the blocked table and scoring (docs/rules.md, the blocked table, going out)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""A turn: play, play an 8, draw, pass (RULES.md "A turn"), and the messages for mistakes."""
+"""A turn: play, play an 8, draw, pass (docs/rules.md "A turn"), and the messages for mistakes."""
 
 import pytest
 

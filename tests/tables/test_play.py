@@ -66,7 +66,8 @@ def test_a_legal_card_posted_with_the_version_seen_is_played(game):
     assert cards_shown(board(html)) == {"5H"}
     state = round_of(table)
     assert (str(state.top), state.turn, table.version) == ("5H", 0, version + 1)
-    assert events(table)[-1] == ("move", 1, {"move": "5H"})
+    # The move is logged with the public events it caused (what "Mientras no estabas" tells).
+    assert events(table)[-1] == ("move", 1, {"move": "5H", "events": [["play", 1, "5H", None, 0]]})
     assert table.last_move_at is not None
     assert "Tu turno" in page(ana, table)
 
@@ -89,7 +90,8 @@ def test_drawing_takes_the_top_of_the_stock_and_the_turn_goes_on(game):
     assert cards_shown(panel(html)) == {*BETO, "4D"}
     state = round_of(table)
     assert state.turn == 1 and str(state.stock[0]) == "KC"
-    assert events(table)[-1] == ("move", 1, {"move": "draw"})
+    drew = [["draw", 1, None, None, 1]]
+    assert events(table)[-1] == ("move", 1, {"move": "draw", "events": drew})
     beto.move(table, "draw")
     assert "KC" in cards_shown(panel(page(beto, table)))
     assert not {"4D", "KC"} & cards_shown(page(ana, table))
@@ -103,7 +105,8 @@ def test_with_an_empty_stock_and_nothing_to_play_the_player_passes(game):
 
     assert 'value="pass"' not in html
     assert round_of(table).turn == 0
-    assert events(table)[-1] == ("move", 1, {"move": "pass"})
+    passed = [["pass", 1, None, None, 0]]
+    assert events(table)[-1] == ("move", 1, {"move": "pass", "events": passed})
     assert "PASAR" in page(ana, table)
 
 
@@ -116,14 +119,15 @@ def test_playing_the_last_card_ends_the_round_and_scores_the_other_hand(game):
     table.refresh_from_db()
     assert table.status == Table.Status.ROUND_OVER
     assert match_of(table).totals == (0, 13)
+    went_out = [["play", 1, "5H", None, 0], ["out", 1, None, None, 0]]
     assert events(table)[-2:] == [
-        ("move", 1, {"move": "5H"}),
+        ("move", 1, {"move": "5H", "events": went_out}),
         ("round_over", None, {
             "points": {"0": 0, "1": 13}, "blocked": False, "winners": [1],
             "scoring": "winner_takes",
         }),
     ]
-    assert "Gana la ronda Beto" in html and "SIGUIENTE RONDA" in html
+    assert "Beto se quedó sin cartas y gana +13" in html and "SIGUIENTE RONDA" in html
     # The hands left are public now: both players and a spectator see Ana's.
     for viewer in (ana, beto, Person()):
         assert {"KS", "3C"} <= cards_shown(panel(page(viewer, table)))

@@ -1,0 +1,55 @@
+"""The repository stands on its own: its docs are in it, linked from the README, and nothing
+in it refers to a file outside it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TEXT = {".py", ".md", ".html", ".js", ".css", ".sh", ".txt", ".toml", ".cfg", ".json", ""}
+DOCS = ["docs/rules.md", "docs/architecture.md", "docs/operating.md"]
+# Built from parts, so that this file does not match itself.
+OUTSIDE = [
+    re.compile(r"\.\./" + "shared"),
+    re.compile(r"(?<![\w/])/" + r"work/"),
+    re.compile(r"(?<![\w/.-])(?:RULES|DESIGN|STYLE)\." + "md"),
+    re.compile(r"\bseeds?/|\bseed 00" + r"\d"),
+]
+
+
+def _files() -> list[Path]:
+    """The repository's files (tracked, or new and not ignored): no caches, venvs or data."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.splitlines()
+    return [ROOT / name for name in listed if Path(name).suffix in TEXT and (ROOT / name).is_file()]
+
+
+def test_the_readme_links_the_projects_own_docs_and_each_exists():
+    readme = (ROOT / "README.md").read_text()
+    for doc in DOCS:
+        assert f"]({doc})" in readme, doc
+        assert (ROOT / doc).stat().st_size > 1000, doc
+
+
+def test_every_relative_link_in_the_docs_points_inside_the_repository():
+    for doc in ["README.md", *DOCS]:
+        text = (ROOT / doc).read_text()
+        for target in re.findall(r"\]\(([^)#]+)\)", text):
+            if "://" in target:
+                continue
+            resolved = (ROOT / doc).parent.joinpath(target).resolve()
+            assert resolved.is_relative_to(ROOT) and resolved.exists(), (doc, target)
+
+
+def test_nothing_in_the_repository_refers_to_files_outside_it():
+    found = []
+    for path in _files():
+        text = path.read_text(errors="ignore")
+        for pattern in OUTSIDE:
+            for match in pattern.finditer(text):
+                found.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
+    assert found == []
