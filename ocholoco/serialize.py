@@ -148,7 +148,8 @@ def _round(data: dict[str, Any], common: dict[str, Any]) -> Round:
     st.winners = common["winners"]
     st.round_points = common["round_points"]
     st._history = chain_of([record_of(e) for e in common["history"]])
-    st._salt = data.get("salt", "")
+    # A snapshot from before salts kept a secret int seed instead: it orders the reshuffles.
+    st._salt = data.get("salt", str(data.get("seed", "")))
     st._reshuffled = sum(e.kind == "reshuffle" for e in common["history"])
     st._exposed = -1 if common["exposed"] is None else common["exposed"]
     st._drawn = -1
