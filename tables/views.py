@@ -23,7 +23,7 @@ import ocholoco
 from chat.views import chat_column
 from tables import services
 from tables.identity import SESSION_KEY, proven_seat, remember_seat, seat_secret
-from tables.models import Seat, Table
+from tables.models import Seat, Table, TableRound
 from tables.publish import latest_frames
 from tables.render import render_for_viewer
 from tables.selectors import (
@@ -149,25 +149,27 @@ def table_log(request: HttpRequest, code: str) -> HttpResponse:
 
 # --- Finished rounds: replay, fairness, history (anyone with the table's link) ----------------
 
-ROUND_NOT_SHOWN = "Esa ronda no existe o todavía se está jugando: se puede ver cuando termina."
+ROUND_NOT_SHOWN = (
+    "Esa ronda no existe, su enlace cambió o todavía se está jugando: se puede ver cuando termina."
+)
 
 
-def _finished_round_or_page(request: HttpRequest, code: str, round_id: int):
-    """The finished round, or the page that says why it cannot be shown."""
+def _finished_round(code: str, round_id: int) -> TableRound | None:
+    """The finished round of the table with this link, or None (the page says why not)."""
     table = Table.objects.filter(code=code).first()
-    record = finished_round(table, round_id) if table is not None else None
-    if record is None:
-        message = ROUND_NOT_SHOWN if table is not None else None
-        return None, render(request, "tables/missing.html", {"message": message}, status=404)
-    return record, None
+    return finished_round(table, round_id) if table is not None else None
+
+
+def _round_not_shown(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/missing.html", {"message": ROUND_NOT_SHOWN}, status=404)
 
 
 @require_GET
 def round_replay_page(request: HttpRequest, code: str, round_id: int) -> HttpResponse:
-    """"Ver la ronda": a finished round, move by move (`?jugada=N`), every hand face up."""
-    record, refusal = _finished_round_or_page(request, code, round_id)
-    if refusal is not None:
-        return refusal
+    """Ver la ronda: a finished round, move by move (`?jugada=N`), every hand face up."""
+    record = _finished_round(code, round_id)
+    if record is None:
+        return _round_not_shown(request)
     step = _int(request.GET.get("jugada"))
     if step is not None and step < 0:
         message = "Esa jugada no existe: las jugadas se cuentan desde 0, el reparto."
@@ -180,10 +182,10 @@ def round_replay_page(request: HttpRequest, code: str, round_id: int) -> HttpRes
 
 @require_GET
 def round_fairness_page(request: HttpRequest, code: str, round_id: int) -> HttpResponse:
-    """"¿Fue justo el reparto?": how to check a finished round's deal, and the check itself."""
-    record, refusal = _finished_round_or_page(request, code, round_id)
-    if refusal is not None:
-        return refusal
+    """¿Fue justo el reparto?: how to check a finished round's deal, and the check itself."""
+    record = _finished_round(code, round_id)
+    if record is None:
+        return _round_not_shown(request)
     context = {**round_fairness(record), "deck": _deck(request)}
     return render(request, "tables/fairness.html", context)
 
