@@ -148,8 +148,8 @@ def _round(
     st.winners = view.winners
     st.round_points = view.round_points
     st._history = None  # playouts only need the future; the past is in the view
-    # The house rules' state: the reshuffle's order is unknown, so any seed is a fair guess.
-    st._seed = rng.getrandbits(32)
+    # The house rules' state: the reshuffle's order is unknown, so any salt is a fair guess.
+    st._salt = f"{rng.getrandbits(32):08x}"
     st._drawn = view.drawn.value if view.drawn is not None else -1  # (read modulo V)
     st._exposed = -1 if view.exposed is None else view.exposed
     st._reshuffled = info.reshuffles

@@ -5,7 +5,8 @@ Draw, Pass, Catch and their string notation), `rules` (RuleSet, PRESETS), `optio
 rule sets and their JSON), `describe` (a rule set in Spanish sentences), `encoding` (the int
 encoding of cards and actions), `round` (a round's rules), `history` (its public events),
 `view` (what one player may know), `match` (rounds to a target), `serialize` (JSON),
-`simulate` (random self-play).
+`simulate` (random self-play), `fairness` (the committed deal and the reshuffles it fixes),
+`replay` (a round again from its deal and moves).
 """
 
 from .cards import CARDS, JOKER, RANKS, SUITS, Card, copy_labels
@@ -13,6 +14,7 @@ from .describe import card_values, describe_rules, effect_sentence
 from .encoding import DRAW as DRAW_ACTION
 from .encoding import PASS as PASS_ACTION
 from .encoding import action_of
+from .fairness import Deal, commitment_of, reshuffle_order, shuffled_deal
 from .history import Event
 from .match import Match, new_match
 from .moves import Catch, Draw, Move, Pass, Play, move_to_str, parse_move
@@ -25,6 +27,7 @@ from .notation import (
     rank_name,
 )
 from .options import rules_from_json, rules_to_json, ruleset_from_options
+from .replay import replay
 from .round import (
     IllegalMove,
     Round,
@@ -51,16 +54,16 @@ from .view import (
 __all__ = [
     "CARDS", "DRAW_ACTION", "JOKER", "PASS_ACTION", "PRESETS", "RANKS", "SUITS", "SUIT_NAMES",
     "SUIT_SYMBOLS",
-    "Card", "Catch", "Draw", "Effect", "Event", "IllegalMove", "InvalidRules", "Match",
+    "Card", "Catch", "Deal", "Draw", "Effect", "Event", "IllegalMove", "InvalidRules", "Match",
     "Move", "Pass", "Play",
     "Round", "RoundView", "RuleSet", "action_of", "apply_action", "apply_move", "card_name",
-    "card_points", "card_symbol", "card_values", "copy_labels", "deck_cards", "describe_event",
-    "effect_sentence",
-    "describe_rules", "event_from_json", "event_to_json", "events_between", "move_to_str",
-    "rules_from_json", "rules_to_json",
+    "card_points", "card_symbol", "card_values", "commitment_of", "copy_labels", "deck_cards",
+    "describe_event", "describe_rules", "effect_sentence", "event_from_json", "event_to_json",
+    "events_between", "move_to_str", "rules_from_json", "rules_to_json",
     "ruleset_from_options",
     "from_json", "legal_actions", "legal_moves", "legal_moves_for_view", "new_match",
-    "new_round", "parse_move", "random_playout", "rank_name", "revealed_hands", "stacked_deck",
+    "new_round", "parse_move", "random_playout", "rank_name", "replay", "reshuffle_order",
+    "revealed_hands", "shuffled_deal", "stacked_deck",
     "to_json",
     "view_for", "why_not_playable", "why_not_playable_for_view",
 ]  # fmt: skip

@@ -54,11 +54,14 @@ class Match:
         seed: int | None = None,
         deck: Sequence[Card | str] | None = None,
         rng: random.Random | None = None,
+        salt: str | None = None,
     ) -> Round:
-        """The current round, dealt by ``dealer``."""
+        """The current round, dealt by ``dealer`` (the arguments are `new_round`'s)."""
         if self.finished:
             raise ValueError("the match is over")
-        return new_round(self.rules, self.players, self.dealer, seed=seed, deck=deck, rng=rng)
+        return new_round(
+            self.rules, self.players, self.dealer, seed=seed, deck=deck, rng=rng, salt=salt
+        )
 
     def apply_round(self, finished_round: Round) -> Match:
         """The match after ``finished_round`` (the current round, played to its end)."""

@@ -21,9 +21,10 @@ Rules (docs/rules.md is the full text; the decisions it marks are held by tests/
 
 House rules (`RuleSet` fields; docs/rules.md, "House-rule presets"):
 - ``empty_stock="reshuffle"``: a draw from an empty stock first shuffles the discard pile but
-  its top card into a new stock (a ``reshuffle`` event). The shuffle is seeded by the round's
-  own seed (drawn from the dealing rng, kept in the round and its JSON, advanced by each
-  reshuffle), so a round replays identically. Drawing is possible while the stock or the
+  its top card into a new stock (a ``reshuffle`` event). The order follows from the round's
+  salt (`fairness`: the deal's committed salt, or one drawn from the dealing rng; kept in the
+  round and its JSON) and the reshuffle's number, so a round replays identically and anyone
+  holding the revealed salt can check it. Drawing is possible while the stock or the
   discard below its top has a card; a pass is forced only when neither has. A turn in which
   a card was drawn is not idle, so the table blocks only after a full lap of forced passes
   or penalties (everybody stuck with nothing left to draw).
@@ -81,6 +82,7 @@ from .encoding import (
     ids_of,
     tables_for,
 )
+from .fairness import reshuffle_permutation
 from .history import (
     ANNOUNCE,
     BACK,
@@ -116,13 +118,13 @@ class Round:
     ``pending_draw`` (0 when no penalty is pending), ``finished``, ``blocked``, ``winners``
     (tuple of players, empty until the end) and ``round_points`` (what each player gained
     when the round ended; zeros before). Cards come through the properties below; the
-    house rules add ``drawn``, ``exposed``, ``seed``, ``discard_size`` and ``can_draw``.
+    house rules add ``drawn``, ``exposed``, ``salt``, ``discard_size`` and ``can_draw``.
     """
 
     __slots__ = (
         "rules", "players", "dealer", "_t", "_hands", "_stock", "_pos", "_top", "_suit",
         "turn", "direction", "pending_draw", "_pending_rank", "_idle", "finished", "blocked",
-        "winners", "round_points", "_history", "_seed", "_drawn", "_exposed", "_reshuffled",
+        "winners", "round_points", "_history", "_salt", "_drawn", "_exposed", "_reshuffled",
     )  # fmt: skip
 
     rules: RuleSet
@@ -144,7 +146,7 @@ class Round:
     winners: tuple[int, ...]
     round_points: tuple[int, ...]
     _history: Chain
-    _seed: int  # seeds the next reshuffle of the discard pile
+    _salt: str  # orders the reshuffles of the discard pile (`fairness.reshuffle_order`)
     _drawn: int  # draw_one: the id of the card drawn this turn, -1 before a draw
     _exposed: int  # the player who may be caught without "¡Última carta!", -1 for none
     _reshuffled: int  # times the stock was rebuilt from the discard pile
@@ -173,7 +175,7 @@ class Round:
         if not self._t.plain:
             # Only the house rules read these; a round assembled field by field (robots'
             # guesses) may lack them, and its first copy gives them their neutral values.
-            new._seed = getattr(self, "_seed", 0)
+            new._salt = getattr(self, "_salt", "")
             new._drawn = getattr(self, "_drawn", -1)
             new._exposed = getattr(self, "_exposed", -1)
             new._reshuffled = getattr(self, "_reshuffled", 0)
@@ -264,14 +266,14 @@ class Round:
             self.rules, self.players, self.dealer, tuple(map(cards_of, self._hands)),
             self.stock, self._top, self._suit, self.turn, self.direction, self.pending_draw,
             self._pending_rank, self._idle, self.finished, self.blocked, self.winners,
-            self.round_points, tuple(records(self._history)), self.seed, self.drawn,
+            self.round_points, tuple(records(self._history)), self.salt, self.drawn,
             self.exposed,
         )  # fmt: skip
 
     @property
-    def seed(self) -> int:
-        """The seed of the next reshuffle of the discard pile (0 when the rules never do)."""
-        return 0 if self._t.plain else self._seed
+    def salt(self) -> str:
+        """What orders the reshuffles of the discard pile ("" when the rules never do)."""
+        return "" if self._t.plain else self._salt
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Round) and self._key() == other._key()
@@ -318,7 +320,7 @@ _last_deal: tuple = (None, 0, 0, None)  # new_round's (rules, players, hand size
 
 def _shuffle(x: list[int], rng: random.Random) -> None:
     """``rng.shuffle(x)``: the same permutation from the same generator state (the deals
-    and reshuffles seeded rounds replay), with CPython's algorithm spelled out in one loop
+    seeded rounds replay), with CPython's algorithm spelled out in one loop
     instead of a method call per card; another kind of generator shuffles itself."""
     if type(rng) is not random.Random:
         rng.shuffle(x)
@@ -341,9 +343,12 @@ def new_round(
     seed: int | None = None,
     deck: Sequence[Card | str] | None = None,
     rng: random.Random | None = None,
+    salt: str | None = None,
 ) -> Round:
     """A dealt round; ``deck`` (``deck[0]`` the top, the whole deck) replaces the shuffle,
-    else the deck is shuffled by ``rng`` or by a ``random.Random(seed)``."""
+    else the deck is shuffled by ``rng`` or by a ``random.Random(seed)``. ``salt`` orders
+    the reshuffles (a committed `fairness.Deal`'s); by default it is drawn from the shuffle's
+    generator, or with a ``deck`` it is the ``seed`` written in decimal."""
     if isinstance(rules, str):
         rules = PRESETS[rules]
     global _last_deal
@@ -356,18 +361,18 @@ def new_round(
         _last_deal = (rules, players, size, t)
     if not 0 <= dealer < players:
         raise ValueError(f"no player {dealer} to deal")
-    reshuffle_seed = 0
     if deck is None:
         ids = list(t.ids)
         rng = rng or random.Random(seed)
         _shuffle(ids, rng)
-        if rules.reshuffles:  # only then: the product's deals stay as they were
-            reshuffle_seed = rng.getrandbits(32)
+        if rules.reshuffles and salt is None:  # only then: the product's deals stay the same
+            salt = f"{rng.getrandbits(32):08x}"
     else:
         ids = ids_for(deck, t.decks)
         if sorted(ids) != sorted(t.ids):
             raise ValueError(f"a deck has {t.n_ids} cards, not those {len(ids)}")
-        reshuffle_seed = seed or 0
+        if salt is None:
+            salt = str(seed or 0)
     hands = [0] * players
     for i in range(size * players):
         hands[(dealer + 1 + i) % players] |= 1 << ids[i]
@@ -407,7 +412,7 @@ def new_round(
     st.winners = ()
     st.round_points = (0,) * players
     st._history = ((OPEN, dealer, top), history)
-    st._seed = reshuffle_seed
+    st._salt = salt or ""
     st._drawn = -1
     st._exposed = -1
     st._reshuffled = 0
@@ -837,8 +842,8 @@ def _draw_cards(st: Round, p: int, count: int) -> int:
 
 
 def _reshuffle(st: Round, p: int) -> bool:
-    """The discard pile but its top card becomes the stock, shuffled by the round's seed;
-    False when there is nothing below the top card."""
+    """The discard pile but its top card becomes the stock, in the order the round's salt
+    gives it (`fairness.reshuffle_order`); False when there is nothing below the top card."""
     t = st._t
     rest = t.full
     for hand in st._hands:
@@ -850,10 +855,9 @@ def _reshuffle(st: Round, p: int) -> bool:
     if not rest:
         return False
     ids = ids_of(rest)
-    rng = random.Random(st._seed)
-    _shuffle(ids, rng)
-    st._seed = rng.getrandbits(32)
-    st._stock = tuple(ids)
+    cards = [ALL_VALUES[i % V] for i in ids]
+    order = reshuffle_permutation(st._salt, st._reshuffled + 1, cards)
+    st._stock = tuple(ids[i] for i in order)
     st._pos = 0
     st._reshuffled += 1
     st._history = ((RESHUFFLE, p, len(ids)), st._history)

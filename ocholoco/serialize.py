@@ -3,8 +3,8 @@
 ``to_json(x)`` gives a dict of plain JSON types (it survives ``json.dumps``/``loads``) with a
 ``"type"`` key; ``from_json(to_json(x)) == x``. Cards are written in their notation
 (``"10H"``), moves in theirs (``"8H:S"``), rule sets by their key in `PRESETS` or, custom,
-as the dict of `options.rules_to_json`. House-rule state is written too: ``seed`` (of the
-next reshuffle), ``drawn`` (draw_one: the card drawn this turn; in a view, only the
+as the dict of `options.rules_to_json`. House-rule state is written too: ``salt`` (which
+orders the reshuffles), ``drawn`` (draw_one: the card drawn this turn; in a view, only the
 drawer's own) and ``exposed`` (who may be caught without "¡Última carta!"); a missing key
 reads as none, so snapshots from before them still load.
 """
@@ -70,7 +70,7 @@ def to_json(obj: JsonValue) -> dict[str, Any]:
         "type": "round",
         "hands": [[str(c) for c in hand] for hand in obj.hands],
         "stock": [str(c) for c in obj.stock],
-        "seed": obj.seed,
+        "salt": obj.salt,
         **table,
     }
 
@@ -148,7 +148,8 @@ def _round(data: dict[str, Any], common: dict[str, Any]) -> Round:
     st.winners = common["winners"]
     st.round_points = common["round_points"]
     st._history = chain_of([record_of(e) for e in common["history"]])
-    st._seed = data.get("seed", 0)
+    # A snapshot from before salts kept a secret int seed instead: it orders the reshuffles.
+    st._salt = data.get("salt", str(data.get("seed", "")))
     st._reshuffled = sum(e.kind == "reshuffle" for e in common["history"])
     st._exposed = -1 if common["exposed"] is None else common["exposed"]
     st._drawn = -1

@@ -60,6 +60,9 @@ class Table(models.Model):
     created_at = models.DateTimeField("creada", auto_now_add=True)
     updated_at = models.DateTimeField("cambiada", auto_now=True)
     last_move_at = models.DateTimeField("última jugada", null=True, blank=True)
+    # The current (or last) round's commitment (`TableRound.commitment`), kept on the row so
+    # every push of the board reads it at no cost.
+    deal_commitment = models.CharField("huella del reparto", max_length=64, blank=True)
 
     class Meta:
         verbose_name = "mesa"
@@ -165,6 +168,36 @@ class TableEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} v{self.version}"
+
+
+class TableRound(models.Model):
+    """One round dealt at a table: its committed deal, where its moves start in the table's
+    log, and how it ended. `reveal` is secret until the round is over (`finished`): only
+    `tables.selectors` reads it, and only then."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rounds")
+    match_number = models.PositiveIntegerField("partida")  # 1, then 2 after REVANCHA...
+    number = models.PositiveIntegerField("ronda")  # within its match
+    # The seats playing, in the engine's player order, and the dealer's player index.
+    seats = models.JSONField(default=list)
+    dealer = models.PositiveSmallIntegerField()
+    reveal = models.TextField()  # `ocholoco.Deal.reveal`: the salt and the deck
+    commitment = models.CharField(max_length=64)
+    # The table's version before the deal: the round's moves are the "move" events after it.
+    start_version = models.PositiveIntegerField()
+    finished = models.BooleanField(default=False)
+    winners = models.JSONField(default=list, blank=True)  # seat numbers
+    points = models.JSONField(default=dict, blank=True)  # seat number (str) -> points gained
+    blocked = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "ronda"
+        verbose_name_plural = "rondas"
+        ordering = ["table", "id"]
+
+    def __str__(self) -> str:
+        return f"Partida {self.match_number}, ronda {self.number}"
 
 
 class PushSubscription(models.Model):

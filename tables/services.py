@@ -24,7 +24,7 @@ from django.db import transaction
 import ocholoco
 from tables import clock
 from tables.dispatch import Committed, table_changed
-from tables.models import Seat, Table, TableEvent, hash_secret
+from tables.models import Seat, Table, TableEvent, TableRound, hash_secret
 from tables.publish import table_revoke_watchers
 from tables.selectors import TableSnapshot
 
@@ -301,14 +301,39 @@ def seat_reclaim(*, secret: str) -> Seat:
 
 
 def _deal(change: Change, match: ocholoco.Match) -> None:
+    """Deal the match's current round from a new committed deal (one SHA-256 per deal)."""
     table = change.table
-    state = match.deal(seed=random.SystemRandom().getrandbits(64))
+    deal = ocholoco.shuffled_deal(match.rules, match.players, random.SystemRandom())
+    state = match.deal(deck=deal.deck, salt=deal.salt)
     change.round, change.match = state, match
+    _round_record(change, match, deal)
     table.round_state = ocholoco.to_json(state)
     table.match_state = ocholoco.to_json(match)
     table.status = Table.Status.PLAYING
     change.log(
         "round_started", None, round=match.round_number, dealer=table.match_seats[match.dealer]
+    )
+
+
+def _round_record(change: Change, match: ocholoco.Match, deal: ocholoco.Deal) -> None:
+    """Keep the deal (its reveal secret until the round ends) and show its commitment."""
+    table = change.table
+    last = table.rounds.order_by("-id").values_list("match_number", flat=True).first() or 0
+    table.deal_commitment = deal.commitment
+    TableRound.objects.create(
+        table=table, match_number=last + 1 if match.round_number == 1 else max(last, 1),
+        number=match.round_number, seats=list(table.match_seats), dealer=match.dealer,
+        reveal=deal.reveal, commitment=table.deal_commitment, start_version=table.version,
+    )
+
+
+def _round_over(
+    change: Change, *, winners: list[int], points: dict[str, int], blocked: bool
+) -> None:
+    """The round's record says how it ended; from now on its reveal and replay are shown."""
+    # Rounds are dealt one after the other: only the last one can be unfinished.
+    change.table.rounds.filter(finished=False).update(
+        finished=True, winners=winners, points=points, blocked=blocked
     )
 
 
@@ -378,6 +403,7 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
         seats = table.match_seats
         points = {str(seats[p]): new_state.round_points[p] for p in range(match.players)}
         winners = [seats[p] for p in new_state.winners]
+        _round_over(change, winners=winners, points=points, blocked=new_state.blocked)
         change.log(
             "round_over", None, points=points, blocked=new_state.blocked, winners=winners,
             scoring=match.rules.scoring,

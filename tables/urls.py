@@ -23,6 +23,12 @@ urlpatterns = [
     path("mesa/<str:code>/enlace/", views.link_renew, name="link_renew"),
     path("mesa/<str:code>/resumen/", views.table_away, name="table_away"),
     path("mesa/<str:code>/registro/", views.table_log, name="table_log"),
+    path("mesa/<str:code>/historial/", views.table_history_page, name="table_history"),
+    path("mesa/<str:code>/ronda/<int:round_id>/", views.round_replay_page, name="round_replay"),
+    path(
+        "mesa/<str:code>/ronda/<int:round_id>/justo/", views.round_fairness_page,
+        name="round_fairness",
+    ),
     path("mesa/<str:code>/avisos/", views.push_subscribe, name="push_subscribe"),
     path("mesa/<str:code>/tiempo/", views.turn_limit_set, name="turn_limit_set"),
     path("mesa/<str:code>/volver-a-jugar/", views.seat_come_back, name="seat_come_back"),

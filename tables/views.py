@@ -23,10 +23,20 @@ import ocholoco
 from chat.views import chat_column
 from tables import services
 from tables.identity import SESSION_KEY, proven_seat, remember_seat, seat_secret
-from tables.models import Seat, Table
+from tables.models import Seat, Table, TableRound
 from tables.publish import latest_frames
 from tables.render import render_for_viewer
-from tables.selectors import TableSnapshot, away_summary, round_log, tables_of_browser
+from tables.selectors import (
+    TableSnapshot,
+    away_summary,
+    finished_round,
+    round_fairness,
+    round_log,
+    round_proof,
+    round_replay,
+    table_history,
+    tables_of_browser,
+)
 
 DECKS = [
     ("clasica", "Clásica"),
@@ -159,7 +169,61 @@ def table_log(request: HttpRequest, code: str) -> HttpResponse:
     """The whole public log of the round, for players and spectators alike."""
     table = _table_or_404(code)
     lines = round_log(TableSnapshot.load(table))
-    return HttpResponse(render_to_string("tables/table.html#log", {"lines": lines}))
+    context = {"lines": lines, "table": table, "proof": round_proof(table)}
+    return HttpResponse(render_to_string("tables/table.html#log", context))
+
+
+# --- Finished rounds: replay, fairness, history (anyone with the table's link) ----------------
+
+ROUND_NOT_SHOWN = (
+    "Esa ronda no existe, su enlace cambió o todavía se está jugando: se puede ver cuando termina."
+)
+
+
+def _finished_round(code: str, round_id: int) -> TableRound | None:
+    """The finished round of the table with this link, or None (the page says why not)."""
+    table = Table.objects.filter(code=code).first()
+    return finished_round(table, round_id) if table is not None else None
+
+
+def _round_not_shown(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/missing.html", {"message": ROUND_NOT_SHOWN}, status=404)
+
+
+@require_GET
+def round_replay_page(request: HttpRequest, code: str, round_id: int) -> HttpResponse:
+    """Ver la ronda: a finished round, move by move (`?jugada=N`), every hand face up."""
+    record = _finished_round(code, round_id)
+    if record is None:
+        return _round_not_shown(request)
+    step = _int(request.GET.get("jugada"))
+    if step is not None and step < 0:
+        message = "Esa jugada no existe: las jugadas se cuentan desde 0, el reparto."
+        return render(request, "tables/missing.html", {"message": message}, status=400)
+    context = {**round_replay(record, step or 0), "deck": _deck(request)}
+    if request.htmx:
+        return render(request, "tables/replay.html#frame", context)
+    return render(request, "tables/replay.html", context)
+
+
+@require_GET
+def round_fairness_page(request: HttpRequest, code: str, round_id: int) -> HttpResponse:
+    """¿Fue justo el reparto?: how to check a finished round's deal, and the check itself."""
+    record = _finished_round(code, round_id)
+    if record is None:
+        return _round_not_shown(request)
+    context = {**round_fairness(record), "deck": _deck(request)}
+    return render(request, "tables/fairness.html", context)
+
+
+@require_GET
+def table_history_page(request: HttpRequest, code: str) -> HttpResponse:
+    """Every round of every match played at the table, with its winner, points and replay."""
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        return render(request, "tables/missing.html", status=404)
+    context = {"table": table, "matches": table_history(table), "deck": _deck(request)}
+    return render(request, "tables/history.html", context)
 
 
 @require_POST

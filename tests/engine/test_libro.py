@@ -33,11 +33,11 @@ def test_an_empty_stock_is_rebuilt_from_the_discard_pile_but_its_top_card():
     assert state.stock_size == 52 - 5 - 1 - 1
 
 
-def test_the_reshuffle_is_seeded_by_the_round_so_the_same_round_reshuffles_the_same_way():
+def test_the_reshuffle_follows_the_rounds_salt_so_the_same_round_reshuffles_the_same_way():
     first = play(position("libro", [["9S", "JD"], OTHER], "5H"), "draw")
     again = play(position("libro", [["9S", "JD"], OTHER], "5H"), "draw")
     assert first.stock == again.stock and first.hands == again.hands
-    assert len({new_round("libro", 2, seed=s)._seed for s in range(5)}) == 5
+    assert len({new_round("libro", 2, seed=s).salt for s in range(5)}) == 5
 
 
 def test_a_player_may_draw_one_card_even_holding_a_playable_one():
