@@ -196,5 +196,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # Every task's start and end (a robot's every move): only problems are worth a line.
+        "django_tasks": {"level": "WARNING"},
+        "django_tasks_db": {"level": "WARNING"},
+    },
 }

@@ -8,7 +8,8 @@ runs `TASK_WORKERS` threads inside the web process (`workers_start_in_process`);
 runs `manage.py tasks_worker` processes.
 
 When workers start they run the start-up hooks the apps registered (the robots re-enqueue the
-turns a dead worker left unplayed) and archive stale tables, daily from then on.
+turns a dead worker left unplayed), then hourly housekeeping: archiving stale tables and
+forgetting old task results.
 """
 
 from __future__ import annotations
@@ -49,22 +50,28 @@ def worker_new() -> Worker:
 
 
 def workers_startup() -> None:
-    """What workers do first: the apps' start-up hooks, then archiving (daily from then on)."""
+    """What workers do first: the apps' start-up hooks, then housekeeping (hourly from then on)."""
     for hook in _startup_hooks:
         try:
             hook()
         except Exception:  # the database may not be migrated yet
             logger.exception("A start-up hook failed: %r", hook)
-    archive = tables_archive.module_path
-    if not DBTaskResult.objects.ready().filter(task_path=archive).exists():
-        tables_archive.enqueue()
+    housekeeping = tables_housekeeping.module_path
+    if not DBTaskResult.objects.filter(status="READY", task_path=housekeeping).exists():
+        tables_housekeeping.enqueue()
+
+
+# Finished tasks are kept this long (the admin shows them), then deleted.
+TASK_RESULTS_KEPT = timedelta(hours=1)
 
 
 @task()
-def tables_archive() -> int:
-    """Archive the tables with no move for 30 days, then again tomorrow."""
+def tables_housekeeping() -> int:
+    """Hourly: archive the tables with no move for 30 days and forget old task results.
+    Returns how many tables it archived."""
     count = tables_archive_stale()
-    tables_archive.using(run_after=clock.now() + timedelta(days=1)).enqueue()
+    DBTaskResult.objects.finished().filter(finished_at__lt=clock.now() - TASK_RESULTS_KEPT).delete()
+    tables_housekeeping.using(run_after=clock.now() + timedelta(hours=1)).enqueue()
     return count
 
 

@@ -1,0 +1,55 @@
+"""Task workers: what they do when they start, and their hourly housekeeping."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django_tasks_db.models import DBTaskResult
+
+from bots.tasks import robot_turn
+from tables import clock
+from tables.models import Table
+from tables.workers import TASK_RESULTS_KEPT, tables_housekeeping, workers_startup
+
+from .helpers import run_queued, started
+
+pytestmark = pytest.mark.django_db
+
+
+def test_workers_starting_queue_one_housekeeping_however_many_start():
+    workers_startup()
+    workers_startup()
+    assert run_queued(tables_housekeeping) == 1  # a worker ran it: the next is an hour away
+    workers_startup()
+    queued = DBTaskResult.objects.filter(
+        status="READY", task_path=tables_housekeeping.module_path
+    )
+    assert queued.count() == 1
+
+
+def test_housekeeping_archives_stale_tables_forgets_old_results_and_comes_back_in_an_hour():
+    stale, _ = started("Ana", "Beto")
+    fresh, _ = started("Caro", "Dani")
+    Table.objects.filter(pk=stale.pk).update(
+        updated_at=clock.now() - timedelta(days=Table.ARCHIVE_AFTER_DAYS + 1)
+    )
+    old = robot_turn.enqueue(table_id=fresh.pk, version=0, due=clock.now().isoformat())
+    recent = robot_turn.enqueue(table_id=fresh.pk, version=1, due=clock.now().isoformat())
+    DBTaskResult.objects.filter(pk__in=[old.id, recent.id]).update(status="SUCCESSFUL")
+    DBTaskResult.objects.filter(pk=old.id).update(
+        finished_at=clock.now() - TASK_RESULTS_KEPT - timedelta(minutes=1)
+    )
+    DBTaskResult.objects.filter(pk=recent.id).update(finished_at=clock.now())
+
+    assert tables_housekeeping.call() == 1
+
+    stale.refresh_from_db()
+    fresh.refresh_from_db()
+    assert stale.status == Table.Status.ARCHIVED and fresh.status == Table.Status.PLAYING
+    assert not DBTaskResult.objects.filter(pk=old.id).exists()
+    assert DBTaskResult.objects.filter(pk=recent.id).exists()
+    [again] = DBTaskResult.objects.filter(
+        status="READY", task_path=tables_housekeeping.module_path
+    )
+    assert timedelta(minutes=59) < again.run_after - clock.now() <= timedelta(hours=1)
