@@ -131,7 +131,7 @@ if os.environ.get("REDIS_URL"):
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.layers.InMemoryChannelLayer"}}
 
 # Background work (robots' turns, turn deadlines, "te toca" alerts, archiving) is a queue of
 # tasks in the database (django-tasks, database backend), run by task workers: TASK_WORKERS
