@@ -106,7 +106,7 @@ else:
     SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": "config.sqlite",  # Django's SQLite, writers queued in-process
             "NAME": SQLITE_PATH,
             # Each thread keeps its connection (request threads are reused: config.asgi).
             "CONN_MAX_AGE": None,

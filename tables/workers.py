@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -89,10 +90,12 @@ def workers_start_in_process(count: int) -> None:
         return
 
     def run(worker: Worker) -> None:
-        try:
-            worker.run()
-        except Exception:
-            logger.exception("A task worker stopped")
+        while True:  # a database error (locked, restarting) must not stop the robots for good
+            try:
+                worker.run()
+            except Exception:
+                logger.exception("A task worker failed; it starts again in a second")
+                time.sleep(1)
 
     try:
         workers_startup()
