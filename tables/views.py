@@ -29,7 +29,7 @@ from tables.render import render_for_viewer
 from tables.selectors import (
     TableSnapshot,
     away_summary,
-    cards_info,
+    card_info,
     finished_round,
     round_fairness,
     round_log,
@@ -46,8 +46,9 @@ DECKS = [
     ("reino", "Del Reino"),
 ]
 DECK_COOKIE = "baraja"
-# What the deck choices show of each design: a back, a number card's pips, a figure.
-DECK_PREVIEW = cards_info([ocholoco.Card.parse("7D"), ocholoco.Card.parse("KC")])
+# What the deck choices show of each design: a back, a number card's pips, a figure. Samples,
+# not cards of the game: they have no `data-card`.
+DECK_PREVIEW = [{**card_info(ocholoco.Card.parse(code)), "code": ""} for code in ("7D", "KC")]
 HOUSE = "casa"
 # What a rank can do in house rules: the engine's `NAMED_EFFECTS`, as the form offers them.
 RANK_EFFECT_LABELS = [

@@ -173,7 +173,7 @@ def test_the_deck_choices_preview_each_design_honestly(new_page, server_url):
     page.goto(server_url + "/")
     for deck, art in DECKS.items():
         choice = page.locator(f".deck-choice.deck-{deck}")
-        king = choice.locator(".card[data-card=KC] .center")
+        king = choice.locator(".card.rank-K.suit-clubs .center")
         expect(king).to_be_visible()
         assert f"/static/cards/{art}/KC" in king.evaluate(BACKGROUND)
         assert choice.locator(".card.back").evaluate(BACKGROUND) != "none"
