@@ -162,9 +162,9 @@ def test_the_hand_stays_bright_out_of_turn_and_the_playable_cards_light_up_in_tu
 def test_cards_keep_their_names_in_every_design(table):
     page = table("reino", PHONE)
     for code in ANA:
+        card = page.locator(f"#panel .hand .card[data-card='{code}']")
         name = ocholoco.card_name(code)
-        expect(page.locator(f"#panel .hand .card[data-card='{code}']")).to_have_attribute(
-            "aria-label", re.compile(rf"^{re.escape(name)}\b"))
+        expect(card).to_have_accessible_name(re.compile(rf"^{re.escape(name)}\b", re.I))
     expect(page.get_by_role("img", name=ocholoco.card_name(TOP))).to_be_visible()
 
 
