@@ -3,6 +3,8 @@
 #   scripts/setup.sh         runtime packages
 #   scripts/setup.sh dev     + test tools (and Debian's Chromium for the browser tests)
 #   scripts/setup.sh bench   + the benchmark's reference (OpenSpiel)
+# Every kind also installs the npm packages of package-lock.json (the card artwork's source,
+# svg-cards, and svgo) into node_modules/: scripts/card_art.py derives static/cards/ from them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-run}"
@@ -21,9 +23,19 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$req"
   touch "$stamp"
 fi
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+if ! command -v npm >/dev/null; then
+  echo "Installing Debian's npm for the card artwork's packages..."
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
+fi
+npm_stamp="node_modules/.installed-$(sha1sum package-lock.json | cut -c1-12)"
+if [ ! -f "$npm_stamp" ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+  touch "$npm_stamp"
+fi
 if [ "$kind" = dev ] && [ ! -x /usr/bin/chromium ]; then
   echo "Installing Debian's chromium for the browser tests..."
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi

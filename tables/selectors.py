@@ -17,7 +17,6 @@ from tables import clock
 from tables.models import Seat, Table, TableEvent, TableRound
 
 SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-FIGURES = {"K": "♚", "Q": "♛", "J": "♞"}
 
 
 def target_text(rules: ocholoco.RuleSet, target: int) -> str:
@@ -38,11 +37,13 @@ def hand_grid(count: int) -> tuple[int, int, int, int]:
 
 def card_info(card: ocholoco.Card, label: str | None = None) -> dict[str, str]:
     """What a face-up card shows. `label` tells apart two copies of a card (two decks):
-    "10H" and "10H#2" in `data-card`."""
+    "10H" and "10H#2" in `data-card`. The markup is the same in every deck design: the
+    stylesheet draws the pips and the figures from the card's rank and suit classes and the
+    page's deck class."""
     if card.is_joker:
         return {
             "code": label or str(card), "rank": "★", "suit": "", "symbol": "★",
-            "suit_class": "joker", "name": ocholoco.card_name(card), "figure": "★",
+            "suit_class": "joker", "rank_class": "joker", "name": ocholoco.card_name(card),
         }
     return {
         "code": label or str(card),
@@ -50,8 +51,8 @@ def card_info(card: ocholoco.Card, label: str | None = None) -> dict[str, str]:
         "suit": card.suit,
         "symbol": ocholoco.SUIT_SYMBOLS[card.suit],
         "suit_class": SUIT_CLASS[card.suit],
+        "rank_class": card.rank,
         "name": ocholoco.card_name(card),
-        "figure": FIGURES.get(card.rank, ""),
     }
 
 

@@ -29,6 +29,7 @@ from tables.render import render_for_viewer
 from tables.selectors import (
     TableSnapshot,
     away_summary,
+    card_info,
     finished_round,
     round_fairness,
     round_log,
@@ -45,6 +46,9 @@ DECKS = [
     ("reino", "Del Reino"),
 ]
 DECK_COOKIE = "baraja"
+# What the deck choices show of each design: a back, a number card's pips, a figure. Samples,
+# not cards of the game: they have no `data-card`.
+DECK_PREVIEW = [{**card_info(ocholoco.Card.parse(code)), "code": ""} for code in ("7D", "KC")]
 HOUSE = "casa"
 # What a rank can do in house rules: the engine's `NAMED_EFFECTS`, as the form offers them.
 RANK_EFFECT_LABELS = [
@@ -110,7 +114,8 @@ def _notice(message: str, *, error: bool) -> str:
 
 def _home_context(request: HttpRequest, **extra: object) -> dict:
     return {
-        "decks": DECKS, "deck": _deck(request), "rules": _rule_choices(),
+        "decks": DECKS, "deck": _deck(request), "preview_cards": DECK_PREVIEW,
+        "rules": _rule_choices(),
         "limits": Table.TurnLimit.choices, "has_tables": bool(request.session.get(SESSION_KEY)),
         "ranks": ocholoco.RANKS, "rank_effects": RANK_EFFECT_LABELS, "house": HOUSE,
         **extra,
@@ -265,6 +270,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "table": table,
             "deck": _deck(request),
             "decks": DECKS,
+            "preview_cards": DECK_PREVIEW,
             "seat": seat,
             "secret": seat_secret(request.session, table) if seat else "",
             "fragments": render_for_viewer(snapshot, seat, request),
