@@ -29,7 +29,7 @@ from tables.models import Seat, Table
 from tables.selectors import table_at, tables_awaiting_turn, turn_due_in
 
 # Behind by this many seconds or more, Difícil thinks for its shortest time.
-LATE_LIMIT = 0.5
+LATE_LIMIT = 0.25
 SHORTEST_BUDGET = 0.01
 
 
