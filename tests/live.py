@@ -84,10 +84,19 @@ def _migrate(extra: dict[str, str]) -> None:
     )
 
 
+class Servers(list):
+    """The URLs of a group of servers, and the environment they run with (`env`)."""
+
+    env: dict[str, str]
+    processes: list[subprocess.Popen]  # in the order of the URLs (a test may kill one)
+
+
 @contextmanager
-def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[list[str]]:
+def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
     """`count` daphne processes with `env` (a database from `fresh_database`, settings)."""
-    processes, urls = [], []
+    processes, urls = [], Servers()
+    urls.env = env
+    urls.processes = []
     try:
         for _ in range(count):
             port = free_port()
@@ -98,6 +107,7 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[list[str]]
                 cwd=ROOT, env=_server_env(env), stdout=log, stderr=subprocess.STDOUT,
             )
             processes.append((process, log))
+            urls.processes.append(process)
             _wait_for_port(port, process)
             urls.append(f"http://127.0.0.1:{port}")
         yield urls
@@ -108,16 +118,10 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[list[str]]
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
-            if process.returncode not in (0, -15, None):
+            if process.returncode not in (0, -15, -9, None):  # -9: killed by a test
                 log.seek(0)
                 sys.stderr.write(log.read().decode(errors="replace")[-4000:])
             log.close()
-
-
-class Servers(list):
-    """The URLs of a group of servers, and the environment they run with (`env`)."""
-
-    env: dict[str, str]
 
 
 @contextmanager
@@ -125,9 +129,7 @@ def daphne_servers(count: int = 1, **settings: str) -> Iterator[Servers]:
     """`count` daphne processes sharing one fresh database (and REDIS_URL, if set)."""
     with fresh_database() as db_env:
         env = {**db_env, "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}", **settings}
-        with daphne_processes(env, count) as urls:
-            servers = Servers(urls)
-            servers.env = env
+        with daphne_processes(env, count) as servers:
             yield servers
 
 
