@@ -15,6 +15,7 @@ forgetting old task results.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import threading
 import time
@@ -22,10 +23,13 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.utils.crypto import get_random_string
 from django_tasks import task
+from django_tasks.signals import task_enqueued
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
+from django_tasks_db.utils import exclusive_transaction
 
 from tables import clock, publish
 from tables.services import tables_archive_stale
@@ -84,26 +88,72 @@ def publisher_loop_start() -> None:
     publish.server_loop_bind(loop)
 
 
+# --- Worker threads in the web process (the embedded default) ------------------------------
+# They sleep until a task this process enqueued is due (a robot's turn, a second after a move),
+# or IDLE_POLL at most: polling the queue 20 times a second cost a third of a move's CPU.
+
+IDLE_POLL = 1.0
+_due: list[float] = []  # when tasks enqueued here become due (time.monotonic), soonest first
+_due_changed = threading.Condition()
+
+
+def _task_enqueued(sender, task_result, **kwargs) -> None:
+    run_after = task_result.task.run_after
+    wait = 0.0 if run_after is None else (run_after - clock.now()).total_seconds()
+    due = time.monotonic() + max(0.0, wait)
+
+    def wake() -> None:
+        with _due_changed:
+            heapq.heappush(_due, due)
+            _due_changed.notify()
+
+    transaction.on_commit(wake)  # the task's row is there for the workers once committed
+
+
+def _wait_for_work() -> None:
+    with _due_changed:
+        now = time.monotonic()
+        if _due and _due[0] <= now:
+            while _due and _due[0] <= now:
+                heapq.heappop(_due)
+            return
+        _due_changed.wait(min(IDLE_POLL, _due[0] - now) if _due else IDLE_POLL)
+
+
+def _claim(worker: Worker) -> DBTaskResult | None:
+    with exclusive_transaction():
+        result = DBTaskResult.objects.ready().get_locked()
+        if result is not None:
+            result.claim(worker.worker_id)
+    return result
+
+
+def _work(worker: Worker) -> None:
+    while True:
+        try:
+            result = _claim(worker)
+        except Exception:  # a database error (locked, restarting) must not stop the robots
+            logger.exception("A task worker could not look for work; it tries again")
+            time.sleep(1)
+            continue
+        if result is not None:
+            worker.run_task(result)
+        else:
+            _wait_for_work()
+
+
 def workers_start_in_process(count: int) -> None:
     """The embedded default: `count` worker threads in this (web) process."""
     if count <= 0:
         return
-
-    def run(worker: Worker) -> None:
-        while True:  # a database error (locked, restarting) must not stop the robots for good
-            try:
-                worker.run()
-            except Exception:
-                logger.exception("A task worker failed; it starts again in a second")
-                time.sleep(1)
-
     try:
         workers_startup()
     except Exception:
         logger.exception("Task workers could not start (is the database migrated?)")
         return
+    task_enqueued.connect(_task_enqueued)
     for number in range(count):
         thread = threading.Thread(
-            target=run, args=(worker_new(),), name=f"task-worker-{number}", daemon=True
+            target=_work, args=(worker_new(),), name=f"task-worker-{number}", daemon=True
         )
         thread.start()
