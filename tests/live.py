@@ -21,6 +21,11 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
+# As scripts/run.sh serves: the table's socket only pushes, so a browser's message is small.
+WEBSOCKET_LIMITS = ["--websocket-max-message-size", "4096", "--websocket-max-frame-size", "4096"]
+# The test servers take many tables and seats from one address (127.0.0.1): the limits on
+# those are tested on servers of their own (tests/tables/test_limits.py).
+GENEROUS_LIMITS = {"RATE_TABLE_OPEN": "100000/h", "RATE_SEAT_CLAIM": "100000/h"}
 
 
 def free_port() -> int:
@@ -69,7 +74,7 @@ def fresh_database() -> Iterator[dict[str, str]]:
 
 
 def _server_env(extra: dict[str, str]) -> dict[str, str]:
-    env = dict(os.environ)
+    env = {**GENEROUS_LIMITS, **os.environ}
     env.setdefault("DEBUG", "1")
     env.update(extra)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -103,7 +108,7 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
             log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally)
             process = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                 "config.asgi:application"],
+                 *WEBSOCKET_LIMITS, "config.asgi:application"],
                 cwd=ROOT, env=_server_env(env), stdout=log, stderr=subprocess.STDOUT,
             )
             processes.append((process, log))
