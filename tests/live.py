@@ -21,8 +21,8 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
-# As scripts/run.sh serves: the table's socket only pushes, so a browser's message is small.
-WEBSOCKET_LIMITS = ["--websocket-max-message-size", "4096", "--websocket-max-frame-size", "4096"]
+# As scripts/run.sh serves: the table's socket only pushes, so a browser's frames are small.
+WEBSOCKET_LIMITS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288"]
 # The test servers take many tables and seats from one address (127.0.0.1): the limits on
 # those are tested on servers of their own (tests/tables/test_limits.py).
 GENEROUS_LIMITS = {"RATE_TABLE_OPEN": "100000/h", "RATE_SEAT_CLAIM": "100000/h"}
@@ -141,15 +141,15 @@ def daphne_servers(count: int = 1, **settings: str) -> Iterator[Servers]:
 def set_round(
     servers: Servers, code: str, round_json: dict, match_json: dict | None = None
 ) -> None:
-    """Put the table `code` of these servers in an exact position (a test fixture, not a
-    move), through the servers' own database; pages reload to see it. `match_json` also
-    sets the match (its totals, say)."""
+    """Put the table at `code` (either address) of these servers in an exact position (a test
+    fixture, not a move), through the servers' own database; pages reload to see it.
+    `match_json` also sets the match (its totals, say)."""
     match = (
         f"t.match_state = json.loads({json.dumps(json.dumps(match_json))}); " if match_json else ""
     )
     script = (
-        "import json; from tables.models import Table; "
-        f"t = Table.objects.get(code={code!r}); "
+        "import json; from tables.selectors import table_by_address; "
+        f"t = table_by_address({code!r}); "
         f"t.round_state = json.loads({json.dumps(json.dumps(round_json))}); "
         f"{match}t.version += 1; t.save()"
     )

@@ -46,26 +46,38 @@
     target.replaceChildren(p);
   }
 
-  // A request sent again after a CSRF renewal: its answer is final, and it asks no question
-  // (hx-confirm) a second time.
+  // The element that made the request (the detail's `elt` may be its target instead).
+  function source(detail) {
+    return (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
+  }
+
+  // A request sent again after a CSRF renewal asks no question (hx-confirm) a second time.
   const retried = new WeakSet();
+  // At most one renewal in a while: a second failure right after it is told, not retried.
+  let lastRenewal = 0;
 
   function csrfRenewThenRetry(detail) {
     const config = detail.requestConfig;
-    const elt = detail.elt;
+    const elt = source(detail);
+    lastRenewal = Date.now();
     fetch("/csrf/", { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) {
         if (!response.ok) throw new Error(String(response.status));
         return response.json();
       })
       .then(function (data) {
+        // Every form carries the token too (and Django reads the form's before the header).
         document.body.setAttribute("hx-headers", JSON.stringify({ "X-CSRFToken": data.token }));
-        retried.add(elt);
+        document.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (input) {
+          input.value = data.token;
+        });
         const values = {};
         config.formData.forEach(function (value, key) {
           if (key in values) values[key] = [].concat(values[key], value);
           else values[key] = value;
         });
+        if ("csrfmiddlewaretoken" in values) values.csrfmiddlewaretoken = data.token;
+        retried.add(elt);
         return htmx.ajax(config.verb.toUpperCase(), config.path, { source: elt, values: values });
       })
       .catch(function () { show(MESSAGES.csrf, elt); })
@@ -83,7 +95,7 @@
     const detail = event.detail;
     const xhr = detail.xhr;
     if (!xhr || xhr.status < 400) return;
-    if (xhr.getResponseHeader("X-Csrf-Failed") && !retried.has(detail.elt)) {
+    if (xhr.getResponseHeader("X-Csrf-Failed") && Date.now() - lastRenewal > 10000) {
       detail.shouldSwap = false;
       detail.isError = false;
       csrfRenewThenRetry(detail);
@@ -97,9 +109,13 @@
     }
     detail.shouldSwap = false;
     detail.isError = false;
-    show(messageFor(xhr.status), detail.elt);
+    show(messageFor(xhr.status), source(detail));
   });
 
-  document.addEventListener("htmx:sendError", function (event) { show(MESSAGES[0], event.detail.elt); });
-  document.addEventListener("htmx:timeout", function (event) { show(MESSAGES.timeout, event.detail.elt); });
+  document.addEventListener("htmx:sendError", function (event) {
+    show(MESSAGES[0], source(event.detail));
+  });
+  document.addEventListener("htmx:timeout", function (event) {
+    show(MESSAGES.timeout, source(event.detail));
+  });
 })();
