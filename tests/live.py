@@ -133,7 +133,8 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
 def daphne_servers(count: int = 1, **settings: str) -> Iterator[Servers]:
     """`count` daphne processes sharing one fresh database (and REDIS_URL, if set)."""
     with fresh_database() as db_env:
-        env = {**db_env, "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}", **settings}
+        prefix = f"t{uuid.uuid4().hex[:8]}"
+        env = {**db_env, "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix, **settings}
         with daphne_processes(env, count) as servers:
             yield servers
 
