@@ -20,9 +20,9 @@ from tables.limits import DEFAULT_REFUSAL, REFUSALS
 CSRF_HEADER = "X-Csrf-Failed"
 
 
-def notice_fragment(message: str) -> str:
-    """The table page's notice area with `message`, swapped in by id."""
-    return render_to_string("tables/table.html#notice", {"message": message, "error": True})
+def notice_fragment(message: str, *, error: bool = True) -> str:
+    """The table page's notice area with `message` (empty: cleared), swapped in by id."""
+    return render_to_string("tables/table.html#notice", {"message": message, "error": error})
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

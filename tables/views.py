@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 import ocholoco
 from chat.views import chat_column
 from tables import services
+from tables.errors import notice_fragment
 from tables.identity import SESSION_KEY, page_code, proven_seat, remember_seat, seat_secret
 from tables.limits import per_address
 from tables.models import Seat, Table, TableRound
@@ -109,10 +110,6 @@ def _deck(request: HttpRequest) -> str:
 def _set_deck(response: HttpResponseBase, deck: str) -> None:
     if deck in dict(DECKS):
         response.set_cookie(DECK_COOKIE, deck, max_age=60 * 60 * 24 * 365, samesite="Lax")
-
-
-def _notice(message: str, *, error: bool) -> str:
-    return render_to_string("tables/table.html#notice", {"message": message, "error": error})
 
 
 def _home_context(request: HttpRequest, **extra: object) -> dict:
@@ -308,7 +305,7 @@ def _answer(
             messages.error(request, error)
         return redirect(_page_url(request, table, code))
     if error:
-        return HttpResponse(_notice(error, error=True), status=409)
+        return HttpResponse(notice_fragment(error, error=True), status=409)
     frames = latest_frames(table.pk)
     if frames is not None and frames.version > table.version:
         audience = frames.audience_of(seat_secret(request.session, table))
@@ -318,7 +315,7 @@ def _answer(
         snapshot = TableSnapshot.load(table)
         seat = proven_seat(request.session, table, snapshot.seats.values())
         html = render_for_viewer(snapshot, seat, request)
-    return HttpResponse(html + _notice(note, error=False))
+    return HttpResponse(html + notice_fragment(note, error=False))
 
 
 def _act(
@@ -537,7 +534,7 @@ def deck_choose(request: HttpRequest) -> HttpResponse:
     """A viewer's deck design: a cookie, shown as a class on the page root."""
     deck = request.POST.get("deck", "")
     if deck not in dict(DECKS):
-        return HttpResponse(_notice("Esa baraja no existe.", error=True), status=400)
+        return HttpResponse(notice_fragment("Esa baraja no existe.", error=True), status=400)
     back = request.POST.get("next", "/")
     response: HttpResponseBase = (
         HttpResponse(status=204) if request.htmx
