@@ -19,7 +19,7 @@ def create_cache_table(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tables", "0006_seat_alerts")]
+    dependencies = [("tables", "0007_deal_commitments")]
 
     operations = [
         migrations.AddField(
