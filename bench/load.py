@@ -393,16 +393,19 @@ class Bench:
         if status != 302:
             raise RuntimeError(f"ABRIR MESA answered {status}: {body[:300]}")
         table.code = location.strip("/").split("/")[-1]
-        page = f"/mesa/{table.code}/"
-        await host.request("GET", page)
+        page = f"/mesa/{table.code}/"  # the players' own address
+        _, body, _ = await host.request("GET", page)
+        invitation = re.search(r'data-invite="(/mesa/[^/"]+/)"', body).group(1)
         table.players.append(host)
         if args.scenario == "robots":
             for _ in range(3):
                 await self.post_checked(host, f"{page}robot/", {"level": args.robot_level})
         else:
             guest = self.viewer(table, "guest", 1)
-            await guest.request("GET", page)
-            await self.post_checked(guest, f"{page}sentarse/", {"name": f"Beto{table.index}"})
+            await guest.request("GET", invitation)  # newcomers sit down by the invitation
+            await self.post_checked(
+                guest, f"{invitation}sentarse/", {"name": f"Beto{table.index}"}
+            )
             table.players.append(guest)
         for number in range(args.spectators):
             spectator = self.viewer(table, "spectator", 2 + number)

@@ -121,9 +121,9 @@ class ChatMessageAdmin(ReadOnlyAdmin):
 
 @admin.register(ChatMute)
 class ChatMuteAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "table", "seat_number", "browser"]
+    list_display = ["created_at", "table", "seat_number", "address"]
     list_filter = [("table", admin.RelatedOnlyFieldListFilter)]
-    search_fields = ["table__code", "browser"]
+    search_fields = ["table__code", "address"]
     action_form = ReasonActionForm
     actions = ["unmute"]
 

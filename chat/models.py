@@ -32,8 +32,9 @@ class ChatMessage(models.Model):
     # The seat it was written from, or None for a spectator ("mirando").
     seat_number = models.PositiveSmallIntegerField("lugar", null=True, blank=True)
     author_name = models.CharField("autor", max_length=24)
-    # The writer's browser (a random id in its session): rate limit and spectators' mutes.
-    browser = models.CharField("navegador", max_length=32, db_index=True)
+    # The writer's address, as a keyed hash (`tables.limits.address_key`): what a mute of a
+    # spectator binds, since a spectator has no seat and can drop any cookie.
+    address = models.CharField("dirección (cifrada)", max_length=32, db_index=True)
     text = models.TextField("texto", max_length=300)
     hidden = models.BooleanField("oculto", default=False)
     created_at = models.DateTimeField("escrito", auto_now_add=True, db_index=True)
@@ -53,13 +54,13 @@ class ChatMessage(models.Model):
 
 
 class ChatMute(models.Model):
-    """A seat, or a spectator's browser, that may not write in one table's chat."""
+    """A seat, or a spectator's address, that may not write in one table's chat."""
 
     table = models.ForeignKey(
         "tables.Table", on_delete=models.CASCADE, related_name="chat_mutes", verbose_name="mesa"
     )
     seat_number = models.PositiveSmallIntegerField("lugar", null=True, blank=True)
-    browser = models.CharField("navegador", max_length=32, blank=True)
+    address = models.CharField("dirección (cifrada)", max_length=32, blank=True)
     created_at = models.DateTimeField("desde", auto_now_add=True)
 
     class Meta:
@@ -67,8 +68,8 @@ class ChatMute(models.Model):
         verbose_name_plural = "silenciados"
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(seat_number__isnull=False) | ~models.Q(browser=""),
-                name="mute_names_a_seat_or_a_browser",
+                condition=models.Q(seat_number__isnull=False) | ~models.Q(address=""),
+                name="mute_names_a_seat_or_an_address",
             )
         ]
 

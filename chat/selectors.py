@@ -68,11 +68,11 @@ def spectators_can_write(table: Table) -> bool:
     return chat_settings is None or chat_settings.spectators_can_write
 
 
-def is_muted(table: Table, *, seat_number: int | None, browser: str) -> bool:
+def is_muted(table: Table, *, seat_number: int | None, address: str) -> bool:
     mutes = ChatMute.objects.filter(table=table)
     if seat_number is not None:
         return mutes.filter(seat_number=seat_number).exists()
-    return bool(browser) and mutes.filter(browser=browser, seat_number=None).exists()
+    return bool(address) and mutes.filter(address=address, seat_number=None).exists()
 
 
 def gate_text(table: Table, *, spectator: bool) -> str:
@@ -87,13 +87,13 @@ def gate_text(table: Table, *, spectator: bool) -> str:
 
 
 def column_context(
-    table: Table, seat: Seat | None, *, browser: str, spectator_name: str
+    table: Table, seat: Seat | None, *, address: str, spectator_name: str
 ) -> dict[str, Any]:
     """What one viewer's chat column shows: the history, and what they may do in it."""
     seats = {s.number: s for s in table.seats.all()}
     gate = gate_text(table, spectator=seat is None)
     if not gate and is_muted(
-        table, seat_number=seat.number if seat else None, browser=browser
+        table, seat_number=seat.number if seat else None, address=address
     ):
         gate = "La moderación te silenció en el chat de esta mesa."
     return {

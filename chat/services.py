@@ -8,11 +8,9 @@ services, in `tables.services`; their record is kept here (`table_change_record`
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from chat import publish
 from chat.models import ChatMessage, ChatMute, ChatSettings, ModerationAction, Presence
@@ -23,9 +21,6 @@ from tables.services import MODERATION_REASON_MAX, NAME_MAX, TableError, moderat
 
 TEXT_MAX = 300
 REASON_MAX = MODERATION_REASON_MAX
-# At most RATE_COUNT messages per RATE_WINDOW from one browser.
-RATE_COUNT = 5
-RATE_WINDOW = timedelta(seconds=10)
 SPECTATOR_NAME = "Espectador"
 
 
@@ -51,9 +46,12 @@ def spectator_name(name: str) -> str:
 
 
 def message_post(
-    *, table_id: int, secret: str | None, browser: str, text: str, name: str = ""
+    *, table_id: int, secret: str | None, address: str, text: str, name: str = ""
 ) -> ChatMessage:
-    """A viewer writes in the table's chat: under their seat's name, or as a spectator."""
+    """A viewer writes in the table's chat: under their seat's name, or as a spectator.
+
+    `address` is the writer's hashed address (`tables.limits.address_key`): a spectator's
+    mute binds it. How often one may write is the view's limit (`chat.views`)."""
     text = _clean_text(text)
     table = _table(table_id)
     seat = next(
@@ -62,19 +60,14 @@ def message_post(
     gate = gate_text(table, spectator=seat is None)
     if gate:
         raise TableError(gate)
-    if is_muted(table, seat_number=seat.number if seat else None, browser=browser):
+    if is_muted(table, seat_number=seat.number if seat else None, address=address):
         raise TableError("La moderación te silenció en el chat de esta mesa.")
-    recent = ChatMessage.objects.filter(
-        browser=browser, created_at__gte=timezone.now() - RATE_WINDOW
-    )
-    if recent.count() >= RATE_COUNT:
-        raise TableError("Vas muy rápido: espera unos segundos antes de escribir otra vez.")
     with transaction.atomic():
         message = ChatMessage.objects.create(
             table=table,
             seat_number=seat.number if seat else None,
             author_name=seat.name if seat else spectator_name(name),
-            browser=browser,
+            address=address,
             text=text,
         )
         transaction.on_commit(lambda: publish.message_publish(message))
@@ -146,27 +139,27 @@ def message_hide(*, message_id: int, hidden: bool, reason: str, actor: Any) -> C
 
 
 def chat_mute(
-    *, table_id: int, seat_number: int | None, browser: str = "", reason: str, actor: Any
+    *, table_id: int, seat_number: int | None, address: str = "", reason: str, actor: Any
 ) -> ChatMute:
-    """Silence a seat, or a spectator's browser, in one table's chat."""
+    """Silence a seat, or a spectator's address, in one table's chat."""
     table = _table(table_id)
     if seat_number is not None:
         seat = table.seats.filter(number=seat_number).first()
         if seat is None:
             raise TableError("Ese lugar no existe.")
-        target, browser = str(seat), ""
-    elif browser:
-        target = f"un espectador (navegador {browser[:8]}…)"
+        target, address = str(seat), ""
+    elif address:
+        target = f"un espectador (dirección {address[:8]}…)"
     else:
         raise TableError("Elige a quién silenciar.")
-    if is_muted(table, seat_number=seat_number, browser=browser):
+    if is_muted(table, seat_number=seat_number, address=address):
         raise TableError("Ya está silenciado en esta mesa.")
     with transaction.atomic():
         moderation_record(
             actor=actor, kind=ModerationAction.Kind.MUTE, table=table, target=target,
             reason=reason,
         )
-        return ChatMute.objects.create(table=table, seat_number=seat_number, browser=browser)
+        return ChatMute.objects.create(table=table, seat_number=seat_number, address=address)
 
 
 def chat_unmute(*, mute_id: int, reason: str, actor: Any) -> None:
@@ -182,13 +175,13 @@ def chat_unmute(*, mute_id: int, reason: str, actor: Any) -> None:
 
 
 def message_author_mute(*, message_id: int, reason: str, actor: Any) -> ChatMute:
-    """Silence whoever wrote a message: their seat, or their browser if they were watching."""
+    """Silence whoever wrote a message: their seat, or their address if they were watching."""
     message = ChatMessage.objects.filter(pk=message_id).first()
     if message is None:
         raise TableError("Ese mensaje no existe.")
     return chat_mute(
         table_id=message.table_id, seat_number=message.seat_number,
-        browser="" if message.seat_number is not None else message.browser,
+        address="" if message.seat_number is not None else message.address,
         reason=reason, actor=actor,
     )
 

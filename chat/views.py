@@ -1,81 +1,101 @@
 """Thin views for the chat: read the request, call one service in `chat.services`, answer.
 
-With htmx a post answers with the chat's error element (empty, or the reason with a 409);
-the new message itself arrives over the table's socket like everyone else's. Without
-JavaScript the forms work too: the answer is a redirect back to the table's chat.
+With htmx a post answers with the chat's error element (empty, or the reason with a 409, or
+429 over the limit); the new message itself arrives over the table's socket like everyone
+else's. Without JavaScript the forms work too: the answer is a redirect back to the chat.
+
+How often one may write binds the person, not anything a client can drop: a seated player's
+seat; a spectator's address, and all the spectators of the table together
+(`tables.limits`).
 """
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from chat import services
 from chat.selectors import column_context, spectators_can_write
-from tables.identity import seat_secret
+from tables.identity import page_code, proven_seat, seat_secret
+from tables.limits import REFUSALS, address_key, client_network, over_limit
 from tables.models import Seat, Table
+from tables.selectors import table_or_404
 from tables.services import TableError
 
-BROWSER_KEY = "browser"
 NAME_KEY = "chat_name"
-
-
-def browser_id(session: MutableMapping[str, Any]) -> str:
-    """This browser's random id, kept in its session (the chat's rate limit and mutes)."""
-    if not session.get(BROWSER_KEY):
-        session[BROWSER_KEY] = secrets.token_urlsafe(12)
-    return session[BROWSER_KEY]
 
 
 def chat_column(request: HttpRequest, table: Table, seat: Seat | None) -> dict[str, Any]:
     """The `chat` context of the table page."""
     return column_context(
         table, seat,
-        browser=request.session.get(BROWSER_KEY, ""),
+        address=address_key(request),
         spectator_name=request.session.get(NAME_KEY, ""),
     )
 
 
+def _over_chat_limit(request: HttpRequest, table: Table, seat: Seat | None) -> str | None:
+    """Count this message against its writer; the refusal if it is one too many."""
+    if seat is not None:
+        return REFUSALS["chat"] if over_limit(request, "chat", f"seat:{seat.pk}") else None
+    if over_limit(request, "chat", f"address:{client_network(request)}"):
+        return REFUSALS["chat"]
+    if over_limit(request, "chat_spectators", f"table:{table.pk}"):
+        return REFUSALS["chat_spectators"]
+    return None
+
+
 def _answer(
-    request: HttpRequest, table: Table, error: str | None, extra: Callable[[], str] | None = None
+    request: HttpRequest,
+    table: Table,
+    code: str,
+    error: str | None,
+    extra: Callable[[], str] | None = None,
+    status: int = 409,
 ) -> HttpResponse:
     if not request.htmx:
         if error:
             messages.error(request, error)
-        return redirect(reverse("table", kwargs={"code": table.code}) + "#chat")
+        page = page_code(request.session, table, code)
+        return redirect(reverse("table", kwargs={"code": page}) + "#chat")
     html = render_to_string("chat/column.html#error", {"error": error, "oob": True})
     if extra is not None:
         html += extra()
-    return HttpResponse(html, status=409 if error else 200)
+    return HttpResponse(html, status=status if error else 200)
 
 
 @require_POST
 def message_post(request: HttpRequest, code: str) -> HttpResponse:
-    table = get_object_or_404(Table, code=code)
+    table = table_or_404(code)
+    secret = seat_secret(request.session, table)
+    too_fast = _over_chat_limit(
+        request, table, proven_seat(request.session, table, table.seats.all())
+    )
+    if too_fast:
+        return _answer(request, table, code, too_fast, status=429)
     name = request.POST.get("name", "")
     try:
         services.message_post(
-            table_id=table.pk, secret=seat_secret(request.session, table),
-            browser=browser_id(request.session), text=request.POST.get("text", ""), name=name,
+            table_id=table.pk, secret=secret, address=address_key(request),
+            text=request.POST.get("text", ""), name=name,
         )
     except TableError as refused:
-        return _answer(request, table, refused.message)
+        return _answer(request, table, code, refused.message)
     if name:
         request.session[NAME_KEY] = services.spectator_name(name)
-    return _answer(request, table, None)
+    return _answer(request, table, code, None)
 
 
 @require_POST
 def spectators_set(request: HttpRequest, code: str) -> HttpResponse:
-    table = get_object_or_404(Table, code=code)
+    table = table_or_404(code)
     error = None
     try:
         services.spectators_chat_set(
@@ -90,4 +110,4 @@ def spectators_set(request: HttpRequest, code: str) -> HttpResponse:
         context = {"table": table, "allowed": spectators_can_write(table), "oob": True}
         return render_to_string("chat/column.html#spectators", context, request=request)
 
-    return _answer(request, table, error, toggle)
+    return _answer(request, table, code, error, toggle)

@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tasks",
     "django_tasks_db",
+    "csp",
+    "django_ratelimit",
     "tables",
     "chat",
     "bots",
@@ -64,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tables.middleware.DatabaseUnavailableMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -209,3 +213,86 @@ LOGGING = {
         "django_tasks_db": {"level": "WARNING"},
     },
 }
+
+
+# --- Hardening: HTTPS, Content-Security-Policy, rate limits, error answers ------------------
+
+# HTTPS: redirect plain http and send HSTS whenever cookies are secure (DEBUG off), unless the
+# environment says otherwise. Behind a proxy that ends TLS, TRUSTED_PROXIES names it (below)
+# and its X-Forwarded-Proto says whether the visitor used https.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SECURE_COOKIES)
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if SECURE_COOKIES else 0)
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE_COOKIES)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", SECURE_COOKIES)
+X_FRAME_OPTIONS = "DENY"
+# Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: addresses or networks,
+# comma-separated (e.g. "127.0.0.1,10.0.0.0/8"). Unset: the connecting address is the client.
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
+if TRUSTED_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Content-Security-Policy (django-csp 4.x format): scripts, styles and everything else from
+# this site only; no inline script, no inline style, no eval. The websocket is same-origin.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Rate limits (django-ratelimit on Django's cache, so every process counts together):
+# "count/period", period s, m, h or d with an optional multiplier ("5/10s").
+RATE_LIMITS = {
+    # ABRIR MESA and SENTARME, per client address.
+    "table_open": os.environ.get("RATE_TABLE_OPEN", "20/h"),
+    "seat_claim": os.environ.get("RATE_SEAT_CLAIM", "30/h"),
+    # The chat: per seat for players, per address for spectators, and all the spectators of
+    # one table together.
+    "chat": os.environ.get("RATE_CHAT", "5/10s"),
+    "chat_spectators": os.environ.get("RATE_CHAT_SPECTATORS", "10/10s"),
+    # Admin sign-in attempts, per address.
+    "admin_login": os.environ.get("RATE_ADMIN_LOGIN", "5/5m"),
+}
+RATELIMIT_IP_META_KEY = "tables.limits.client_address"
+RATELIMIT_VIEW = "tables.errors.too_many_requests"
+
+# The cache the limits count in: Redis when REDIS_URL is set (atomic increments, shared by
+# every process); otherwise a table in the database, shared by every process that uses it.
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "ocholoco"),
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "ocholoco_cache",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    }
+SILENCED_SYSTEM_CHECKS = [
+    # django-ratelimit lists django-redis, not Django's own RedisCache, whose increments are
+    # Redis INCR: atomic and shared.
+    "django_ratelimit.W001",
+    # Without REDIS_URL the site is one process (the in-memory channel layer cannot span
+    # processes), so the database cache's read-then-write increment has no rival writer.
+    *([] if os.environ.get("REDIS_URL") else ["django_ratelimit.E003"]),
+]
+
+# Error answers in Spanish: a CSRF failure says what happened (and htmx renews the token).
+CSRF_FAILURE_VIEW = "tables.errors.csrf_failure"

@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from tables.limits import per_address
+
 urlpatterns = [
+    # The admin's sign-in, with a limit on attempts per address (before the admin's own URL).
+    path("admin/login/", per_address("admin_login")(admin.site.login), name="admin_login"),
     path("admin/", admin.site.urls),
     path("", include("tables.urls")),
     path("", include("chat.urls")),

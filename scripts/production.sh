@@ -39,7 +39,8 @@ psql "${DATABASE_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT INT TERM
 for ((i = 0; i < WEB; i++)); do
-  .venv/bin/daphne -b 127.0.0.1 -p $((PORT + i)) config.asgi:application &
+  .venv/bin/daphne --websocket-max-frame-size 4096 --websocket-max-message-size 524288 \
+    -b 127.0.0.1 -p $((PORT + i)) config.asgi:application &
   pids+=($!)
   echo "web $i: http://127.0.0.1:$((PORT + i))/"
 done

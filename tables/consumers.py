@@ -21,6 +21,7 @@ from tables import resync
 from tables.identity import proven_seat
 from tables.models import Table
 from tables.publish import viewer_html
+from tables.selectors import table_by_address
 
 REVOKED_HTML = (
     '<div id="notice" hx-swap-oob="true" class="notice" role="alert">'
@@ -29,12 +30,19 @@ REVOKED_HTML = (
 
 
 def _viewer(code: str, session) -> tuple[Table, int | None] | None:
-    """The table of `code` and the seat this browser proves there (None: a watcher)."""
-    table = Table.objects.filter(code=code).first()
+    """The table at `code` (either address) and the seat this browser proves there (None: a
+    watcher)."""
+    table = table_by_address(code)
     if table is None:
         return None
     seat = proven_seat(session, table, table.seats.all())
     return table, seat.number if seat else None
+
+
+def _address_serves(table_id: int, code: str) -> bool:
+    """Whether `code` is still one of the table's addresses (the invitation may have changed)."""
+    table = table_by_address(code)
+    return table is not None and table.pk == table_id
 
 
 def _greeting(table: Table, seat_number: int | None, channel_name: str) -> tuple[int, str]:
@@ -50,8 +58,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.groups = []
         self.table_id = None
-        code = self.scope["url_route"]["kwargs"]["code"]
-        viewer = await database_sync_to_async(_viewer)(code, self.scope["session"])
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        viewer = await database_sync_to_async(_viewer)(self.code, self.scope["session"])
         if viewer is None:
             await self.close(code=4404)
             return
@@ -89,5 +97,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=event["html"])
 
     async def table_revoked(self, event: dict) -> None:
+        """The invitation changed: a page that came by the old one stops (one that came by
+        the players' address, an ex-player's, goes on)."""
+        if await database_sync_to_async(_address_serves)(self.table_id, self.code):
+            return
+        resync.unwatch(self)
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups = []
         await self.send(text_data=REVOKED_HTML)
         await self.close()

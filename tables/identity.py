@@ -38,3 +38,9 @@ def proven_seat(
     if not secret:
         return None
     return next((s for s in seats if s.secret_matches(secret)), None)
+
+
+def page_code(session: MutableMapping[str, Any], table: Table, code: str) -> str:
+    """Where this browser's page of `table` lives: the players' own address when it proves a
+    seat there (a new invitation leaves it alone), else the address it came by (`code`)."""
+    return table.player_code if proven_seat(session, table, table.seats.all()) else code

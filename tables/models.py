@@ -42,6 +42,11 @@ class Table(models.Model):
 
     # The invitation link; the host can renew it, which makes the old link stop working.
     code = models.CharField("código", max_length=24, unique=True, default=new_table_code)
+    # The players' own address for the table: never renewed, so a seated player's open page
+    # and its URL keep working when the invitation changes. Only seated browsers are given it.
+    player_code = models.CharField(
+        "dirección de los jugadores", max_length=24, unique=True, default=new_table_code
+    )
     rules_key = models.CharField("reglas", max_length=32)
     # House rules built at ABRIR MESA ("Reglas de la casa"), as `ocholoco.rules_to_json`.
     rules_custom = models.JSONField(null=True, blank=True)

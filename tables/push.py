@@ -47,7 +47,8 @@ def alert_text(table: Table, seat: Seat) -> dict[str, str]:
                 last, lambda player: seats[table.match_seats[player]].name
             )
             body = f"{said}: te toca."
-    return {"title": title, "body": body, "url": f"/mesa/{table.code}/", "tag": f"mesa-{table.pk}"}
+    url = f"/mesa/{table.player_code}/"  # the players' own address: a new invitation keeps it
+    return {"title": title, "body": body, "url": url, "tag": f"mesa-{table.pk}"}
 
 
 def _should_alert(table: Table, seat: Seat) -> bool:

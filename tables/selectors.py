@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Q
+from django.http import Http404
+
 import ocholoco
 from tables import clock
 from tables.models import Seat, Table, TableEvent, TableRound
@@ -677,3 +680,16 @@ def table_history(table: Table) -> list[dict[str, Any]]:
             best = (min if penalty else max)(totals.values())
             match["winners"] = [names.get(n, "?") for n, t in totals.items() if t == best]
     return sorted(matches.values(), key=lambda m: m["number"], reverse=True)
+
+
+def table_by_address(code: str) -> Table | None:
+    """The table at `code`: its invitation (`Table.code`) or its players' own address."""
+    return Table.objects.filter(Q(code=code) | Q(player_code=code)).first()
+
+
+def table_or_404(code: str) -> Table:
+    """The table at `code` for a view, or 404."""
+    table = table_by_address(code)
+    if table is None:
+        raise Http404("Esa mesa no existe.")
+    return table

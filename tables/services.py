@@ -156,6 +156,8 @@ def _acting_host(change: Change, secret: str | None) -> Seat:
 
 
 def _check_version(change: Change, version: int | None) -> None:
+    if version is not None and version > change.table.version:
+        raise TableError("Esa versión de la mesa no existe. Recarga la página y vuelve a probar.")
     if version is not None and version != change.table.version:
         raise TableError("La mesa cambió mientras elegías. Mira de nuevo y vuelve a intentarlo.")
 
@@ -221,14 +223,23 @@ def table_open(
     return table, secret
 
 
-def seat_claim(*, table_id: int, name: str, secret: str | None = None) -> tuple[Seat, str]:
-    """A visitor with the link takes the first free seat before the match starts."""
+def seat_claim(
+    *, table_id: int, name: str, secret: str | None = None, invitation: str | None = None
+) -> tuple[Seat, str]:
+    """A visitor with the link takes the first free seat before the match starts.
+
+    `invitation` is the code the visitor came by: only the table's current invitation seats
+    anyone (checked under the lock, so a link renewed a moment ago seats nobody)."""
     name = _clean_name(name)
     with _changing(table_id) as change:
         if secret and any(s.secret_matches(secret) for s in change.seats.values()):
             raise TableError("Ya tienes un lugar en esta mesa.")
         if change.table.status != Table.Status.LOBBY:
             raise TableError("La partida ya empezó: puedes mirarla.")
+        if invitation is not None and invitation != change.table.code:
+            raise TableError(
+                "Para sentarte hace falta el enlace de invitación: pídeselo a quien abrió la mesa."
+            )
         _check_name_free(change, name)
         number = _free_number(change)
         new_secret, secret_hash = _new_secret()

@@ -13,16 +13,18 @@ from collections.abc import Callable
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
+from django_htmx.http import HttpResponseClientRedirect
 
 import ocholoco
 from chat.views import chat_column
 from tables import services
-from tables.identity import SESSION_KEY, proven_seat, remember_seat, seat_secret
+from tables.errors import notice_fragment
+from tables.identity import SESSION_KEY, page_code, proven_seat, remember_seat, seat_secret
+from tables.limits import per_address
 from tables.models import Seat, Table, TableRound
 from tables.publish import latest_frames
 from tables.render import render_for_viewer
@@ -35,7 +37,9 @@ from tables.selectors import (
     round_log,
     round_proof,
     round_replay,
+    table_by_address,
     table_history,
+    table_or_404,
     tables_of_browser,
 )
 
@@ -108,10 +112,6 @@ def _set_deck(response: HttpResponseBase, deck: str) -> None:
         response.set_cookie(DECK_COOKIE, deck, max_age=60 * 60 * 24 * 365, samesite="Lax")
 
 
-def _notice(message: str, *, error: bool) -> str:
-    return render_to_string("tables/table.html#notice", {"message": message, "error": error})
-
-
 def _home_context(request: HttpRequest, **extra: object) -> dict:
     return {
         "decks": DECKS, "deck": _deck(request), "preview_cards": DECK_PREVIEW,
@@ -163,7 +163,7 @@ def my_tables(request: HttpRequest) -> HttpResponse:
 @require_GET
 def table_away(request: HttpRequest, code: str) -> HttpResponse:
     """'Mientras no estabas': what happened since the version this browser saw last."""
-    table = _table_or_404(code)
+    table = table_or_404(code)
     since = _int(request.GET.get("desde"))
     lines = away_summary(table, since) if since is not None and since >= 0 else []
     return HttpResponse(render_to_string("tables/table.html#away", {"lines": lines}))
@@ -172,7 +172,7 @@ def table_away(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def table_log(request: HttpRequest, code: str) -> HttpResponse:
     """The whole public log of the round, for players and spectators alike."""
-    table = _table_or_404(code)
+    table = table_or_404(code)
     lines = round_log(TableSnapshot.load(table))
     context = {"lines": lines, "table": table, "proof": round_proof(table)}
     return HttpResponse(render_to_string("tables/table.html#log", context))
@@ -187,7 +187,7 @@ ROUND_NOT_SHOWN = (
 
 def _finished_round(code: str, round_id: int) -> TableRound | None:
     """The finished round of the table with this link, or None (the page says why not)."""
-    table = Table.objects.filter(code=code).first()
+    table = table_by_address(code)
     return finished_round(table, round_id) if table is not None else None
 
 
@@ -205,7 +205,7 @@ def round_replay_page(request: HttpRequest, code: str, round_id: int) -> HttpRes
     if step is not None and step < 0:
         message = "Esa jugada no existe: las jugadas se cuentan desde 0, el reparto."
         return render(request, "tables/missing.html", {"message": message}, status=400)
-    context = {**round_replay(record, step or 0), "deck": _deck(request)}
+    context = {**round_replay(record, step or 0), "deck": _deck(request), "address": code}
     if request.htmx:
         return render(request, "tables/replay.html#frame", context)
     return render(request, "tables/replay.html", context)
@@ -217,21 +217,24 @@ def round_fairness_page(request: HttpRequest, code: str, round_id: int) -> HttpR
     record = _finished_round(code, round_id)
     if record is None:
         return _round_not_shown(request)
-    context = {**round_fairness(record), "deck": _deck(request)}
+    context = {**round_fairness(record), "deck": _deck(request), "address": code}
     return render(request, "tables/fairness.html", context)
 
 
 @require_GET
 def table_history_page(request: HttpRequest, code: str) -> HttpResponse:
     """Every round of every match played at the table, with its winner, points and replay."""
-    table = Table.objects.filter(code=code).first()
+    table = table_by_address(code)
     if table is None:
         return render(request, "tables/missing.html", status=404)
-    context = {"table": table, "matches": table_history(table), "deck": _deck(request)}
+    context = {
+        "table": table, "matches": table_history(table), "deck": _deck(request), "address": code,
+    }
     return render(request, "tables/history.html", context)
 
 
 @require_POST
+@per_address("table_open")
 def table_open(request: HttpRequest) -> HttpResponse:
     rules_key = request.POST.get("rules", "")
     try:
@@ -247,27 +250,31 @@ def table_open(request: HttpRequest) -> HttpResponse:
         )
         return render(request, "tables/home.html", context, status=400)
     remember_seat(request.session, table, secret)
-    response = redirect("table", code=table.code)
+    response = redirect("table", code=table.player_code)
     _set_deck(response, request.POST.get("deck", ""))
     return response
 
 
-def _table_or_404(code: str) -> Table:
-    return get_object_or_404(Table, code=code)
+def _page_url(request: HttpRequest, table: Table, code: str) -> str:
+    return reverse("table", kwargs={"code": page_code(request.session, table, code)})
 
 
 @require_GET
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
-    table = Table.objects.filter(code=code).first()
+    table = table_by_address(code)
     if table is None:
         return render(request, "tables/missing.html", status=404)
     snapshot = TableSnapshot.load(table)
     seat = proven_seat(request.session, table, snapshot.seats.values())
+    if seat and code != table.player_code:
+        # A seated browser keeps the players' address, which a new invitation leaves alone.
+        return redirect("table", code=table.player_code)
     return render(
         request,
         "tables/table.html",
         {
             "table": table,
+            "address": code,
             "deck": _deck(request),
             "decks": DECKS,
             "preview_cards": DECK_PREVIEW,
@@ -284,8 +291,11 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
-def _answer(request: HttpRequest, table: Table, error: str | None = None) -> HttpResponse:
-    """The acting viewer's fresh fragments (or the refusal), for htmx or a plain form.
+def _answer(
+    request: HttpRequest, table: Table, code: str, error: str | None = None, note: str = ""
+) -> HttpResponse:
+    """The acting viewer's fresh fragments (or the refusal, or a `note`), for htmx or a plain
+    form; without htmx, a redirect to the viewer's page (`code`: the address it came by).
 
     After a change, the frames its publication rendered are reused (`latest_frames`): the
     answer costs no second render. A table changed elsewhere is read and rendered here.
@@ -293,9 +303,9 @@ def _answer(request: HttpRequest, table: Table, error: str | None = None) -> Htt
     if not request.htmx:
         if error:
             messages.error(request, error)
-        return redirect("table", code=table.code)
+        return redirect(_page_url(request, table, code))
     if error:
-        return HttpResponse(_notice(error, error=True), status=409)
+        return HttpResponse(notice_fragment(error, error=True), status=409)
     frames = latest_frames(table.pk)
     if frames is not None and frames.version > table.version:
         audience = frames.audience_of(seat_secret(request.session, table))
@@ -305,7 +315,7 @@ def _answer(request: HttpRequest, table: Table, error: str | None = None) -> Htt
         snapshot = TableSnapshot.load(table)
         seat = proven_seat(request.session, table, snapshot.seats.values())
         html = render_for_viewer(snapshot, seat, request)
-    return HttpResponse(html + _notice("", error=False))
+    return HttpResponse(html + notice_fragment(note, error=False))
 
 
 def _act(
@@ -316,14 +326,15 @@ def _act(
     reload: bool = False,
 ) -> HttpResponse:
     """Run one service for this browser; `reload` when its seat changed (its socket must too)."""
-    table = _table_or_404(code)
+    table = table_or_404(code)
     try:
         action(table, seat_secret(request.session, table))
     except services.TableError as refused:
-        return _answer(request, table, refused.message)
+        return _answer(request, table, code, refused.message)
     if reload and request.htmx:
-        return HttpResponseClientRefresh()
-    return _answer(request, table)
+        # The page's address may change with the seat (the players' own, or the invitation).
+        return HttpResponseClientRedirect(_page_url(request, table, code))
+    return _answer(request, table, code)
 
 
 def _int(value: str | None) -> int | None:
@@ -334,10 +345,12 @@ def _int(value: str | None) -> int | None:
 
 
 @require_POST
+@per_address("seat_claim")
 def seat_claim(request: HttpRequest, code: str) -> HttpResponse:
     def claim(table: Table, secret: str | None) -> None:
         _, new_secret = services.seat_claim(
-            table_id=table.pk, name=request.POST.get("name", ""), secret=secret
+            table_id=table.pk, name=request.POST.get("name", ""), secret=secret,
+            invitation=code,
         )
         remember_seat(request.session, table, new_secret)
 
@@ -376,10 +389,22 @@ def _posted_move(request: HttpRequest) -> str:
     return move + "!" if announce and not move.endswith("!") else move
 
 
+# A table version is a count of changes: more digits than this is no version at all.
+VERSION_DIGITS = 9
+
+
 def _posted_version(request: HttpRequest) -> int:
-    """The table version the page showed; without one a request is refused as stale (-1)."""
-    version = _int(request.POST.get("version"))
-    return -1 if version is None else version
+    """The table version the page showed, or a refusal that says what is wrong with it."""
+    posted = request.POST.get("version", "").strip()
+    if not posted:
+        raise services.TableError(
+            "Falta la versión de la mesa que viste. Recarga la página y vuelve a intentarlo."
+        )
+    if not posted.isascii() or not posted.isdigit() or len(posted) > VERSION_DIGITS:
+        raise services.TableError(
+            "La versión de la mesa enviada no es válida. Recarga la página y vuelve a intentarlo."
+        )
+    return int(posted)
 
 
 def _at_version(service: Callable[..., object]) -> Callable[[HttpRequest, str], HttpResponse]:
@@ -447,21 +472,24 @@ def seat_come_back(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def link_renew(request: HttpRequest, code: str) -> HttpResponse:
-    table = _table_or_404(code)
+    """A new invitation: the players' pages stay as they are, the menu shows the new link."""
+    table = table_or_404(code)
     try:
         table = services.table_renew_link(
             table_id=table.pk, secret=seat_secret(request.session, table)
         )
     except services.TableError as refused:
-        return _answer(request, table, refused.message)
-    url = reverse("table", kwargs={"code": table.code})
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        return _answer(request, table, code, refused.message)
+    note = "Listo: el enlace de invitación es nuevo y el anterior ya no sirve."
+    if not request.htmx:
+        messages.success(request, note)
+    return _answer(request, table, code, note=note)
 
 
 @require_POST
 def push_subscribe(request: HttpRequest, code: str) -> HttpResponse:
     """The browser's push subscription (JSON from PushManager.subscribe) for its seat."""
-    table = _table_or_404(code)
+    table = table_or_404(code)
     try:
         subscription = json.loads(request.body or b"{}")
     except ValueError:
@@ -498,7 +526,7 @@ def seat_return(request: HttpRequest, secret: str) -> HttpResponse:
     except services.TableError as refused:
         return render(request, "tables/missing.html", {"message": refused.message}, status=404)
     remember_seat(request.session, seat.table, secret)
-    return redirect("table", code=seat.table.code)
+    return redirect("table", code=seat.table.player_code)
 
 
 @require_POST
@@ -506,7 +534,7 @@ def deck_choose(request: HttpRequest) -> HttpResponse:
     """A viewer's deck design: a cookie, shown as a class on the page root."""
     deck = request.POST.get("deck", "")
     if deck not in dict(DECKS):
-        return HttpResponse(_notice("Esa baraja no existe.", error=True), status=400)
+        return HttpResponse(notice_fragment("Esa baraja no existe.", error=True), status=400)
     back = request.POST.get("next", "/")
     response: HttpResponseBase = (
         HttpResponse(status=204) if request.htmx

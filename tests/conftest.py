@@ -47,6 +47,14 @@ def no_kept_frames() -> None:
     publish.frames_forget()
 
 
+@pytest.fixture(autouse=True)
+def fresh_limits(settings: Any) -> None:
+    """Rate limits count afresh in each test: a cache key prefix of the test's own (the cache
+    itself is the real one, Redis or the database, and may hold other tests' counts)."""
+    cache = settings.CACHES["default"]
+    settings.CACHES = {"default": {**cache, "KEY_PREFIX": f"test-{uuid.uuid4().hex[:12]}"}}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that drives Chromium is a browser test (`-m "not browser"` skips them)."""
     for item in items:

@@ -21,6 +21,11 @@ from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
+# As scripts/run.sh serves: the table's socket only pushes, so a browser's frames are small.
+WEBSOCKET_LIMITS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288"]
+# The test servers take many tables and seats from one address (127.0.0.1): the limits on
+# those are tested on servers of their own (tests/tables/test_limits.py).
+GENEROUS_LIMITS = {"RATE_TABLE_OPEN": "100000/h", "RATE_SEAT_CLAIM": "100000/h"}
 
 
 def free_port() -> int:
@@ -69,7 +74,7 @@ def fresh_database() -> Iterator[dict[str, str]]:
 
 
 def _server_env(extra: dict[str, str]) -> dict[str, str]:
-    env = dict(os.environ)
+    env = {**GENEROUS_LIMITS, **os.environ}
     env.setdefault("DEBUG", "1")
     env.update(extra)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -103,7 +108,7 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
             log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally)
             process = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                 "config.asgi:application"],
+                 *WEBSOCKET_LIMITS, "config.asgi:application"],
                 cwd=ROOT, env=_server_env(env), stdout=log, stderr=subprocess.STDOUT,
             )
             processes.append((process, log))
@@ -128,7 +133,8 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
 def daphne_servers(count: int = 1, **settings: str) -> Iterator[Servers]:
     """`count` daphne processes sharing one fresh database (and REDIS_URL, if set)."""
     with fresh_database() as db_env:
-        env = {**db_env, "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}", **settings}
+        prefix = f"t{uuid.uuid4().hex[:8]}"
+        env = {**db_env, "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix, **settings}
         with daphne_processes(env, count) as servers:
             yield servers
 
@@ -136,15 +142,15 @@ def daphne_servers(count: int = 1, **settings: str) -> Iterator[Servers]:
 def set_round(
     servers: Servers, code: str, round_json: dict, match_json: dict | None = None
 ) -> None:
-    """Put the table `code` of these servers in an exact position (a test fixture, not a
-    move), through the servers' own database; pages reload to see it. `match_json` also
-    sets the match (its totals, say)."""
+    """Put the table at `code` (either address) of these servers in an exact position (a test
+    fixture, not a move), through the servers' own database; pages reload to see it.
+    `match_json` also sets the match (its totals, say)."""
     match = (
         f"t.match_state = json.loads({json.dumps(json.dumps(match_json))}); " if match_json else ""
     )
     script = (
-        "import json; from tables.models import Table; "
-        f"t = Table.objects.get(code={code!r}); "
+        "import json; from tables.selectors import table_by_address; "
+        f"t = table_by_address({code!r}); "
         f"t.round_state = json.loads({json.dumps(json.dumps(round_json))}); "
         f"{match}t.version += 1; t.save()"
     )

@@ -30,12 +30,15 @@ def in_event_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..
     return run
 
 
-async def connect(table: Table, viewer: Person | None = None) -> WebsocketCommunicator:
+async def connect(
+    table: Table, viewer: Person | None = None, code: str | None = None
+) -> WebsocketCommunicator:
+    """`viewer`'s socket on the table's page at `code` (the invitation unless told)."""
     headers = []
     if viewer is not None and settings.SESSION_COOKIE_NAME in viewer.client.cookies:
         cookie = viewer.client.cookies[settings.SESSION_COOKIE_NAME].value
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
-    socket = WebsocketCommunicator(application, f"/ws/mesa/{table.code}/", headers=headers)
+    socket = WebsocketCommunicator(application, f"/ws/mesa/{code or table.code}/", headers=headers)
     connected, _ = await socket.connect()
     assert connected
     return socket

@@ -170,7 +170,12 @@
     const page = document.getElementById("table-page");
     if (!page) return;
     page.classList.toggle("my-turn", !!document.querySelector(".panel .your-turn"));
+    // The invitation a seated player's panel carries is the current one (the host may renew
+    // it); every invitation box on the page shows it.
+    const panel = document.getElementById("panel");
+    const invitation = panel && panel.getAttribute("data-invitation");
     document.querySelectorAll("[data-invite]").forEach(function (input) {
+      if (invitation) input.setAttribute("data-invite", invitation);
       input.value = location.origin + input.getAttribute("data-invite");
     });
   }

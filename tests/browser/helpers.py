@@ -16,14 +16,15 @@ BOXES = """els => els.map(e => {
 
 
 def open_table(page: Page, base_url: str, name: str, rules: str = "clasico") -> str:
-    """ABRIR MESA from the home page; returns the table's link."""
+    """ABRIR MESA from the home page; returns the table's invitation link (the host's page
+    is at the players' own address)."""
     page.goto(base_url + "/")
     page.check(f"input[name=rules][value={rules}]")
     page.fill("input[name=name]", name)
     page.click("text=ABRIR MESA")
     expect(page.locator("#board")).to_be_visible()
     expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
-    return page.url
+    return base_url + page.locator("#invite-link").get_attribute("data-invite")
 
 
 def join_table(page: Page, url: str, name: str) -> None:

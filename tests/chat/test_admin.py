@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.test import Client
+from django.test import Client, RequestFactory
 
 from chat.models import ChatMessage, ChatMute, ModerationAction
+from tables.limits import address_key
 from tables.models import Table, TableEvent
 from tests.realtime import connect, in_event_loop, received
 from tests.tables.helpers import Person, lobby, notice, page, robot_play, started
@@ -19,6 +20,12 @@ from tests.tables.helpers import Person, lobby, notice, page, robot_play, starte
 from .helpers import authors, chat_log, say, texts
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def spectator_address(person: Person) -> str:
+    """The hashed address the chat keeps for a spectator (`tables.limits.address_key`)."""
+    request = RequestFactory().post("/", REMOTE_ADDR=person.address)
+    return address_key(request)
 
 
 def admin_client(user) -> Client:
@@ -163,20 +170,22 @@ async def test_a_hidden_message_disappears_from_every_open_page_at_once_and_can_
     assert sorted(kinds) == ["hide", "unhide"]
 
 
-def test_a_muted_seat_or_spectator_browser_cannot_write_in_that_table_only(staff):
+def test_a_muted_seat_or_spectator_address_cannot_write_in_that_table_only(staff):
     table, (ana, beto) = started("Ana", "Beto")
     other, _ = lobby("Carla")
     rude, polite = Person(), Person()
     for person in (beto, rude, polite):
         say(person, table, "hola")
     by_beto = ChatMessage.objects.get(seat_number=1)
-    by_rude = ChatMessage.objects.get(browser=rude.client.session["browser"])
+    by_rude = ChatMessage.objects.get(seat_number=None, address=spectator_address(rude))
     client = admin_client(staff)
 
     act(client, "chat/chatmessage", "mute_author", [by_beto, by_rude])
 
     assert ChatMute.objects.count() == 2
-    for person in (beto, rude):
+    # The mute binds the spectator's address: new cookies (a fresh browser) do not shed it.
+    rude_again = Person(address=rude.address)
+    for person in (beto, rude, rude_again):
         refused = say(person, table, "otra vez")
         assert refused.status_code == 409 and "te silenció" in refused.content.decode()
     for person, where in ((polite, table), (ana, table), (beto, other), (rude, other)):

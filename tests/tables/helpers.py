@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -19,12 +20,23 @@ ANA_HAND = ["3H", "4H", "5S", "9C", "KD", "JS", "2C"]
 BETO_HAND = ["5H", "6H", "7S", "10C", "QD", "AS", "3C"]
 
 
-class Person:
-    """Someone with their own browser (a Django test client and its signed-cookie session)."""
+_addresses = itertools.count(1)
 
-    def __init__(self, name: str = "") -> None:
+
+def new_address() -> str:
+    """An address of a person's own (on the loopback range: nothing is ever sent to it)."""
+    n = next(_addresses)
+    return f"127.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
+
+
+class Person:
+    """Someone with their own browser (a Django test client and its signed-cookie session),
+    connecting from an address of their own unless told one (`address`)."""
+
+    def __init__(self, name: str = "", *, address: str | None = None) -> None:
         self.name = name
-        self.client = Client()
+        self.address = address or new_address()
+        self.client = Client(REMOTE_ADDR=self.address)
 
     def get(self, path: str, **extra: Any):
         return self.client.get(path, **extra)
@@ -47,7 +59,7 @@ class Person:
     def open_table(self, rules: str = "clasico") -> Table:
         response = self.post("/abrir/", {"name": self.name, "rules": rules}, htmx=False)
         assert response.status_code == 302, response.content.decode()
-        return Table.objects.get(code=response.url.strip("/").split("/")[-1])
+        return Table.objects.get(player_code=response.url.strip("/").split("/")[-1])
 
     def join(self, table: Table):
         return self.post(f"/mesa/{table.code}/sentarse/", {"name": self.name})
@@ -157,8 +169,10 @@ def deal(table: Table, hands: list[list[str]], top: str, stock: tuple[str, ...] 
 
 
 def page(person: Person, table: Table) -> str:
+    """The table page as `person` sees it, by the invitation (a seated person is sent on to
+    the players' address)."""
     table.refresh_from_db()
-    response = person.get(f"/mesa/{table.code}/")
+    response = person.get(f"/mesa/{table.code}/", follow=True)
     assert response.status_code == 200
     return response.content.decode()
 

@@ -34,7 +34,7 @@ def test_the_seat_count_follows_the_rule_set(rules, seats):
     host = Person("Ana")
     table = host.open_table(rules)
     assert table.seat_count == seats
-    page = host.get(f"/mesa/{table.code}/").content.decode()
+    page = host.get(f"/mesa/{table.code}/", follow=True).content.decode()
     assert page.count('class="player seat-') == seats
 
 

@@ -16,7 +16,7 @@ def test_abrir_mesa_seats_the_host_in_seat_0_and_sends_the_browser_to_the_table(
     response = ana.post("/abrir/", {"name": "  Ana  ", "rules": "especiales"}, htmx=False)
 
     table = Table.objects.get()
-    assert response.status_code == 302 and response.url == f"/mesa/{table.code}/"
+    assert response.status_code == 302 and response.url == f"/mesa/{table.player_code}/"
     assert (table.rules_key, table.status, table.host_seat) == ("especiales", "lobby", 0)
     seat = table.seats.get()
     assert (seat.number, seat.name, seat.kind) == (0, "Ana", Seat.Kind.HUMAN)
@@ -47,16 +47,17 @@ def test_abrir_mesa_refuses_a_missing_or_long_name_or_unknown_rules_and_opens_no
 def test_a_visitor_with_the_link_sits_in_the_first_free_seat_and_gets_a_secret_of_their_own():
     table, (ana,) = lobby("Ana")
     beto = Person("Beto")
-    assert beto.get(f"/mesa/{table.code}/").content.decode().count("SENTARME") == 1
+    assert beto.get(f"/mesa/{table.code}/", follow=True).content.decode().count("SENTARME") == 1
 
     response = beto.join(table)
 
-    assert response.status_code == 200 and response.headers["HX-Refresh"] == "true"
+    assert response.status_code == 200
+    assert response.headers["HX-Redirect"] == f"/mesa/{table.player_code}/"
     seat = table.seats.get(number=1)
     assert seat.name == "Beto" and seat.secret_matches(beto.secret(table))
     assert not seat.secret_matches(ana.secret(table))
     assert TableEvent.objects.filter(table=table, kind="seated", seat=1).count() == 1
-    page = beto.get(f"/mesa/{table.code}/").content.decode()
+    page = beto.get(f"/mesa/{table.code}/", follow=True).content.decode()
     assert "SENTARME" not in page and "Esperando a que quien abrió la mesa empiece" in page
     assert "EMPEZAR LA PARTIDA" not in page
 
@@ -121,7 +122,7 @@ def test_the_host_adds_robots_in_free_seats_and_removes_them():
     assert sorted(robots) == [1, 3]
     assert (robots[1].robot_level, robots[3].robot_level) == ("dificil", "facil")
     assert robots[1].name != robots[3].name and not robots[1].secret_hash
-    page = ana.get(f"/mesa/{table.code}/").content.decode()
+    page = ana.get(f"/mesa/{table.code}/", follow=True).content.decode()
     assert page.count("Quitar") == 2 and robots[3].name in page
 
     assert ana.act(table, "robot/quitar", number=1).status_code == 200
@@ -167,7 +168,7 @@ def test_only_the_host_adds_or_removes_robots():
     assert "Solo quien abrió la mesa" in notice(beto.act(table, "robot"))
     assert "Solo quien abrió la mesa" in notice(beto.act(table, "robot/quitar", number=2))
     assert "No tienes un lugar" in notice(Person().act(table, "robot"))
-    assert "AGREGAR ROBOT" not in beto.get(f"/mesa/{table.code}/").content.decode()
+    assert "AGREGAR ROBOT" not in beto.get(f"/mesa/{table.code}/", follow=True).content.decode()
     assert fingerprint(table) == before
 
 
@@ -208,7 +209,7 @@ def test_empty_seats_are_left_out_of_the_match_that_starts():
     table.refresh_from_db()
     assert table.match_seats == [0, 2, 3]
     assert [len(hand) for hand in round_of(table).hands] == [5, 5, 5]
-    board = caro.get(f"/mesa/{table.code}/").content.decode()
+    board = caro.get(f"/mesa/{table.code}/", follow=True).content.decode()
     assert 'data-seat="1"' not in board and 'data-seat="3"' in board
 
 

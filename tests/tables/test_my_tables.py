@@ -22,9 +22,9 @@ def test_my_tables_lists_the_tables_of_this_browser_and_no_others():
     assert beto.join(second).status_code == 200
     third, _ = lobby("Eva")
 
-    assert sorted(_listed_codes(beto)) == sorted([first.code, second.code])
-    assert _listed_codes(ana) == [first.code]
-    assert third.code not in _listed_codes(carla)
+    assert sorted(_listed_codes(beto)) == sorted([first.player_code, second.player_code])
+    assert _listed_codes(ana) == [first.player_code]
+    assert third.player_code not in _listed_codes(carla)
     assert _listed_codes(Person("Nadie")) == []
 
 
@@ -36,7 +36,7 @@ def test_the_table_where_it_is_my_turn_comes_first_with_te_toca():
 
     page = beto.get("/mis-mesas/").content.decode()
     assert "Te toca" in page
-    assert _listed_codes(ana)[0] == newer.code  # newest first when it is nobody's turn
+    assert _listed_codes(ana)[0] == newer.player_code  # newest first when it is nobody's turn
     ana_page = ana.get("/mis-mesas/").content.decode()
     assert "Turno de Beto" in ana_page and "Te toca" not in ana_page
 

@@ -195,9 +195,11 @@ def test_abandonar_leaves_the_seat_to_a_robot_that_keeps_the_name_and_score(game
     table, ana, beto = game
     set_round(table, round_of(table), ocholoco.Match(ocholoco.PRESETS["clasico"], 2, (0, 40)))
 
-    response = beto.act(table, "abandonar")
+    response = beto.post(f"/mesa/{table.player_code}/abandonar/")  # from his page
 
-    assert response.status_code == 200 and response.headers["HX-Refresh"] == "true"
+    # His page reloads where it was: he watches by the players' address.
+    assert response.status_code == 200
+    assert response.headers["HX-Redirect"] == f"/mesa/{table.player_code}/"
     seat = table.seats.get(number=1)
     assert seat.abandoned and seat.plays_as_robot and not seat.secret_hash
     assert seat.name == "Beto" and match_of(table).totals == (0, 40)
@@ -244,7 +246,7 @@ def test_volver_a_mi_lugar_gives_the_seat_to_another_browser(game):
 
     response = phone.get(f"/volver/{secret}/")
 
-    assert response.status_code == 302 and response.url == f"/mesa/{table.code}/"
+    assert response.status_code == 302 and response.url == f"/mesa/{table.player_code}/"
     assert cards_shown(panel(page(phone, table))) == set(BETO)
     assert phone.move(table, "6H").status_code == 200
     assert str(round_of(table).top) == "6H"
@@ -263,19 +265,24 @@ def test_a_volver_link_that_belongs_to_no_seat_is_not_found(game):
 
 def test_a_new_invitation_link_retires_the_old_one_and_the_seated_keep_their_seats(game):
     table, ana, beto = game
-    old = table.code
+    old, players = table.code, table.player_code
     assert "Nuevo enlace de invitación" in page(ana, table)
     assert "Nuevo enlace de invitación" not in page(beto, table)
 
-    response = ana.act(table, "enlace")
+    response = ana.post(f"/mesa/{players}/enlace/")
 
     table.refresh_from_db()
-    assert table.code != old and response.headers["HX-Redirect"] == f"/mesa/{table.code}/"
+    assert table.code != old and table.player_code == players
+    # Ana's page stays: the answer is her fragments, with the new invitation and a notice.
+    assert response.status_code == 200 and "HX-Redirect" not in response.headers
+    html = response.content.decode()
+    assert f'data-invitation="/mesa/{table.code}/"' in html and "el anterior ya no sirve" in html
     assert Person().get(f"/mesa/{old}/").status_code == 404
     assert Person().get(f"/mesa/{table.code}/").status_code == 200
     assert Person().post(f"/mesa/{old}/jugar/", {"move": "5H", "version": 1}).status_code == 404
     assert cards_shown(panel(page(beto, table))) == set(BETO)
-    assert beto.move(table, "5H").status_code == 200
+    played = beto.post(f"/mesa/{players}/jugar/", {"move": "5H", "version": table.version})
+    assert played.status_code == 200
     assert events(table)[-2][0] == "link_renewed"
 
 

@@ -113,7 +113,7 @@ def test_a_player_away_from_the_table_gets_an_encrypted_push_when_it_is_their_tu
     payload = browser.decrypt(body)
     assert payload["title"] == "Mesa de Ana"
     assert payload["body"].startswith("Beto ") and payload["body"].endswith("te toca.")
-    assert payload["url"] == f"/mesa/{table.code}/"
+    assert payload["url"] == f"/mesa/{table.player_code}/"  # what a new invitation keeps
 
 
 def test_no_push_while_the_seat_has_the_table_open(service):

@@ -135,18 +135,39 @@ def test_a_post_without_a_move_is_refused(game, unchanged):
     assert "Esa jugada no existe." in notice(response)
 
 
-@pytest.mark.parametrize("version", ["", "tres", "1.5", "-1", "99999999999999999999", None])
-def test_a_missing_or_non_integer_version_is_refused(game, unchanged, version):
+MISSING = "Falta la versión de la mesa que viste."
+MALFORMED = "La versión de la mesa enviada no es válida."
+UNKNOWN = "Esa versión de la mesa no existe."
+
+
+@pytest.mark.parametrize(
+    ("version", "reason"),
+    [
+        (None, MISSING), ("", MISSING), ("  ", MISSING), ("tres", MALFORMED), ("abc", MALFORMED),
+        ("1.5", MALFORMED), ("-1", MALFORMED), ("10**30", MALFORMED), ("1e3", MALFORMED),
+        ("99999999999999999999", MALFORMED), ("١٢", MALFORMED), ("100000", UNKNOWN),
+    ],
+)  # fmt: skip
+def test_a_missing_malformed_or_unknown_version_is_refused_with_its_true_reason(
+    game, unchanged, version, reason
+):
     table, _, beto = game
     data = {"move": "5H"} if version is None else {"move": "5H", "version": version}
     response = beto.post(f"/mesa/{table.code}/jugar/", data)
-    assert "La mesa cambió mientras elegías" in notice(response)
+    answer = notice(response)
+    assert reason in answer and "La mesa cambió mientras elegías" not in answer
+
+
+def test_only_a_real_older_version_is_told_that_the_table_changed(game, unchanged):
+    table, _, beto = game
+    answer = notice(beto.move(table, "5H", version=table.version - 1))
+    assert "La mesa cambió mientras elegías" in answer
 
 
 def test_without_htmx_a_refusal_redirects_to_the_table_and_shows_the_message(game, unchanged):
     table, ana, _ = game
     response = ana.post(f"/mesa/{table.code}/jugar/", {"move": "5S", "version": 1}, htmx=False)
-    assert response.status_code == 302 and response.url == f"/mesa/{table.code}/"
+    assert response.status_code == 302 and response.url == f"/mesa/{table.player_code}/"
     assert "La mesa cambió mientras elegías" in ana.get(response.url).content.decode()
 
 

@@ -129,7 +129,7 @@ class Game:
     def look(self) -> None:
         """Everyone reloads the page: the people (seated or not) and a spectator."""
         for viewer in [*self.people, self.spectator]:
-            self.answered(viewer, viewer.get(f"/mesa/{self.table.code}/"), "the page")
+            self.answered(viewer, viewer.get(f"/mesa/{self.table.code}/", follow=True), "the page")
 
     def person_at(self, seat: int) -> Person | None:
         return next((p for p in self.people if self.seat_of(p) == seat), None)

@@ -38,7 +38,7 @@ def _limited_table(now, limit: int = 60) -> tuple[Table, Person, Person]:
     ana, beto = Person("Ana"), Person("Beto")
     response = ana.post("/abrir/", {"name": "Ana", "rules": "clasico", "turn_limit": limit},
                         htmx=False)
-    table = Table.objects.get(code=response.url.strip("/").split("/")[-1])
+    table = Table.objects.get(player_code=response.url.strip("/").split("/")[-1])
     assert beto.join(table).status_code == 200
     assert ana.act(table, "empezar").status_code == 200
     table.refresh_from_db()
@@ -93,7 +93,7 @@ def test_after_three_turns_in_a_row_run_out_the_robot_keeps_the_seat_until_taken
     seat = Seat.objects.get(table=table, number=1)
     assert seat.away and seat.plays_as_robot
     assert TableEvent.objects.filter(table=table, kind="away", seat=1).exists()
-    page = beto.get(f"/mesa/{table.code}/").content.decode()
+    page = beto.get(f"/mesa/{table.code}/", follow=True).content.decode()
     assert "VOLVER A JUGAR" in page
 
     refused = beto.move(table, "draw")
@@ -145,7 +145,7 @@ def test_a_table_left_thirty_days_is_archived_read_only_and_still_viewable(now):
     assert table.status == Table.Status.ARCHIVED and table.turn_deadline is None
     response = beto.move(table, "draw")
     assert response.status_code == 409 and "archivada" in response.content.decode()
-    page = Person("Carla").get(f"/mesa/{table.code}/")
+    page = Person("Carla").get(f"/mesa/{table.code}/", follow=True)
     assert page.status_code == 200 and "Mesa archivada" in page.content.decode()
 
 
