@@ -10,6 +10,7 @@ PostgreSQL: a test database named after this process, so that two test runs on o
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from typing import Any
 
@@ -53,6 +54,26 @@ def fresh_limits(settings: Any) -> None:
     itself is the real one, Redis or the database, and may hold other tests' counts)."""
     cache = settings.CACHES["default"]
     settings.CACHES = {"default": {**cache, "KEY_PREFIX": f"test-{uuid.uuid4().hex[:12]}"}}
+
+
+class StoppedClock:
+    """A clock that stands still until a test moves it (`now`)."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def ratelimit_clock(monkeypatch: pytest.MonkeyPatch) -> StoppedClock:
+    """django-ratelimit's clock, stopped: its windows are fixed periods of time, so a count
+    must not depend on when a test runs nor on how long its requests take on a busy machine.
+    A test moves it on with `ratelimit_clock.now += seconds`."""
+    stopped = StoppedClock(float(int(time.time())))
+    monkeypatch.setattr("django_ratelimit.core.time", stopped)
+    return stopped
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

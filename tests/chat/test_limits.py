@@ -7,8 +7,6 @@ checks on, each from a chosen address.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from django.test import Client
 
@@ -40,16 +38,6 @@ def forged_post(code: str, address: str, cookies: dict[str, str], text: str):
     )  # fmt: skip
 
 
-class Later:
-    """django-ratelimit's clock, `seconds` ahead (its windows are fixed periods of time)."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-
-    def time(self) -> float:
-        return time.time() + self.seconds
-
-
 def test_a_spectator_who_drops_every_cookie_still_gets_five_messages_in_ten_seconds():
     table, _ = started("Ana", "Beto")
     address = new_address()
@@ -78,7 +66,7 @@ def test_a_seated_guests_cookie_replayed_before_any_message_is_limited_by_the_se
 
 
 def test_a_seats_sixth_message_in_ten_seconds_is_refused_and_the_next_window_is_free(
-    monkeypatch: pytest.MonkeyPatch,
+    ratelimit_clock,
 ):
     table, (ana,) = lobby("Ana")
     for n in range(5):
@@ -88,7 +76,7 @@ def test_a_seats_sixth_message_in_ten_seconds_is_refused_and_the_next_window_is_
 
     assert refused.status_code == 429 and REFUSED in refused.content.decode()
     assert ChatMessage.objects.count() == 5
-    monkeypatch.setattr("django_ratelimit.core.time", Later(11))
+    ratelimit_clock.now += 11
     assert say(ana, table, "ya pasó un rato").status_code == 200
 
 
