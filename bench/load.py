@@ -467,8 +467,8 @@ class Bench:
         for player in table.players:
             if player.panel_version != version or player.stale:
                 continue
-            if "/siguiente/" in player.panel or "/revancha/" in player.panel:
-                return player, "siguiente" if "/siguiente/" in player.panel else "revancha"
+            if 'siguiente/"' in player.panel or 'revancha/"' in player.panel:
+                return player, "siguiente" if 'siguiente/"' in player.panel else "revancha"
             if "your-turn" in player.panel:
                 return player, "jugar"
         return None
@@ -729,15 +729,24 @@ def log_check(bench: Bench, db_env: dict[str, str]) -> list[str]:
 
     django.setup()
     from django.db import connections
+    from django.db.models import Q
 
-    from tables.models import TableEvent
+    from tables.models import Table, TableEvent
 
     codes = [t.code for t in bench.tables]
+    # A table has two addresses (the invitation and the players' own): either may be the one
+    # the benchmark knows it by.
+    code_of = {}
+    for pk, code, player_code in Table.objects.filter(
+        Q(code__in=codes) | Q(player_code__in=codes)
+    ).values_list("pk", "code", "player_code"):
+        code_of[pk] = code if code in codes else player_code
     log: Counter = Counter()
     people: Counter = Counter()
-    for code, version, data in TableEvent.objects.filter(
-        table__code__in=codes, kind="move"
-    ).values_list("table__code", "version", "data"):
+    for pk, version, data in TableEvent.objects.filter(
+        table__in=list(code_of), kind="move"
+    ).values_list("table", "version", "data"):
+        code = code_of[pk]
         log[(code, version, data.get("move", ""))] += 1
         if not data.get("robot"):
             people[(code, version, data.get("move", ""))] += 1

@@ -5,6 +5,8 @@ player, the invitation for everyone else. So the fragments, rendered once for ma
 carry no address at all, and a seated player's page keeps working when the invitation changes.
 """
 
+import functools
+
 from django import template
 from django.urls import reverse
 
@@ -17,6 +19,11 @@ _ANY = "-"
 def table_action(name: str, *args: object) -> str:
     """`name`'s URL (with its arguments after the table's code, as a round's id) relative
     to the table page."""
+    return _relative(name, *args)
+
+
+@functools.lru_cache(maxsize=256)  # the same few actions in every fragment of every move
+def _relative(name: str, *args: object) -> str:
     page = reverse("table", kwargs={"code": _ANY})
     url = reverse(name, args=[_ANY, *args])
     if not url.startswith(page):
