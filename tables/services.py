@@ -11,6 +11,7 @@ player; the transaction rolls back, so nothing changes.
 
 from __future__ import annotations
 
+import copy
 import random
 import secrets
 from collections.abc import Iterator, Sequence
@@ -85,6 +86,7 @@ def _changing(table_id: int) -> Iterator[Change]:
         change = Change(
             table=table, seats=snapshot.seats, round=snapshot.round, match=snapshot.match
         )
+        before = _field_values(table)
         turn_before = change.turn_key()
         yield change
         if not change.events:
@@ -93,7 +95,9 @@ def _changing(table_id: int) -> Iterator[Change]:
         if turn_after != turn_before or not table.turn_deadline:
             _set_turn_deadline(change)
         table.version += 1
-        table.save()
+        # Only what the change changed is written (a move: the round, the version, the times).
+        now = _field_values(table)
+        table.save(update_fields=[name for name, value in now.items() if value != before[name]])
         events = TableEvent.objects.bulk_create(
             TableEvent(table=table, version=table.version, kind=kind, seat=seat, data=data)
             for kind, seat, data in change.events
@@ -109,6 +113,18 @@ def _changing(table_id: int) -> Iterator[Change]:
                 turn_passed_to=turn_passed_to,
             )
         )
+
+
+def _field_values(table: Table) -> dict[str, Any]:
+    """The table's stored fields as they are now (`updated_at` always counts as changed). A
+    service replaces a JSON value (`round_state = to_json(...)`), never edits it in place."""
+    values = {
+        field.attname: copy.copy(getattr(table, field.attname))
+        for field in Table._meta.concrete_fields
+        if not field.primary_key
+    }
+    values["updated_at"] = object()
+    return values
 
 
 def _set_turn_deadline(change: Change) -> None:
