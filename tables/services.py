@@ -2,8 +2,9 @@
 
 Each service locks the table row (`select_for_update`) for its whole transaction, checks who
 is acting and what they ask for, applies it (the rules come from `ocholoco`), saves the new
-snapshots, appends the events to the table's log, bumps the table's version and, on commit,
-publishes the table to its viewers and hands a robot's turn to the robot runner.
+snapshots, appends the events to the table's log, bumps the table's version and hands the
+changed table to `tables.dispatch`, the one place that says what follows (a robot's next turn,
+alerts, the pushes once committed). This module knows no listener.
 
 A request that cannot be honoured raises `TableError` with a message in Spanish for the
 player; the transaction rolls back, so nothing changes.
