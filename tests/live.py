@@ -7,6 +7,7 @@ servers never see another test run's tables.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -15,11 +16,14 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 from urllib.parse import urlparse, urlunparse
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 # As scripts/run.sh serves: the table's socket only pushes, so a browser's frames are small.
 WEBSOCKET_LIMITS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288"]
@@ -158,3 +162,10 @@ def set_round(
         [sys.executable, "manage.py", "shell", "-c", script],
         cwd=ROOT, env=_server_env(servers.env), check=True, capture_output=True,
     )
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run `coroutine` to its end in an event loop of its own thread: a browser test may
+    have left Playwright's loop running in this one (its synchronous API)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()

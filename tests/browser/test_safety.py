@@ -99,12 +99,19 @@ def test_no_error_answer_replaces_the_page_and_each_says_what_happened(new_page,
     expect(watcher.locator("#chat-error")).to_contain_text("ya no está en esa dirección")
     _page_stays(watcher)
 
-    # 429: too many messages from one seat.
-    for n in range(5):
+    # 429: too many messages from one seat. The limit counts in fixed windows of 10 s, and a
+    # busy machine may cross one while the messages go: within three windows' worth one of
+    # them must be refused.
+    error = guest.locator("#chat-error")
+    for n in range(16):
         _say(guest, f"mensaje {n}")
-        expect(guest.locator("#chat-form textarea")).to_have_value("")  # sent
-    _say(guest, "uno más")
-    expect(guest.locator("#chat-error")).to_contain_text("Vas muy rápido")
+        guest.wait_for_function(
+            "() => !document.querySelector('#chat-error').hidden"
+            " || document.querySelector('#chat-form textarea').value === ''"
+        )
+        if error.is_visible():
+            break
+    expect(error).to_contain_text("Vas muy rápido")
     _page_stays(guest)
 
     # 409: an action made at a version the table left behind is refused with its reason.

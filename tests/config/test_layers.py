@@ -7,10 +7,9 @@ import asyncio
 import pytest
 
 from config import layers
+from tests.live import run_async
 
-
-def run(coroutine):
-    return asyncio.run(coroutine)
+run = run_async
 
 
 def test_messages_and_groups_work_as_in_channels(monkeypatch):

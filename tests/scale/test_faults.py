@@ -33,7 +33,7 @@ import aiohttp
 import psycopg
 import pytest
 
-from tests.live import _migrate, daphne_processes, daphne_servers, free_port
+from tests.live import _migrate, daphne_processes, daphne_servers, free_port, run_async
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -81,7 +81,10 @@ class Person:
             if htmx:
                 headers.update({"HX-Request": "true", "X-CSRFToken": token})
         async with self.http.request(
-            method, self.base + path, data=data, headers=headers, allow_redirects=False,
+            # A page is followed where it leads, as a browser does (a seated player who opens
+            # the invitation lands on the players' own address); an answer to a post is not.
+            method, self.base + path, data=data, headers=headers,
+            allow_redirects=method == "GET",
             timeout=aiohttp.ClientTimeout(total=30),
         ) as response:
             body = await response.text()
@@ -169,7 +172,9 @@ async def table_in_play(
         {"rules": "clasico", "name": "Ana", "deck": "clasica", "turn_limit": 0}, htmx=False,
     )
     assert status == 302, body[:500]
-    code = headers["Location"].strip("/").split("/")[-1]
+    # The host lands on the players' own address; a guest sits down by the invitation.
+    _, page, _ = await host.request("GET", headers["Location"])
+    code = re.search(r'data-invite="/mesa/([^/"]+)/"', page).group(1)
     guest = Person(http, guest_server)
     await guest.request("GET", f"/mesa/{code}/")
     status, body, _ = await guest.request("POST", f"/mesa/{code}/sentarse/", {"name": "Beto"})
@@ -345,7 +350,7 @@ def test_a_redis_restart_loses_no_move_and_every_page_catches_up_within_two_seco
                     for page in pages:
                         await page.close()
 
-        asyncio.run(scenario())
+        run_async(scenario())
 
 
 # --- 2. A process killed ---------------------------------------------------------------------
@@ -411,7 +416,7 @@ def test_the_viewers_of_a_killed_process_play_on_a_live_one_within_two_seconds()
                     for page in pages:
                         await page.close()
 
-        asyncio.run(scenario())
+        run_async(scenario())
 
 
 # --- 3. PostgreSQL restarting ----------------------------------------------------------------
@@ -585,7 +590,7 @@ def test_a_postgresql_restart_answers_try_again_and_loses_no_move(private_postgr
                 finally:
                     await page.close()
 
-        asyncio.run(scenario())
+        run_async(scenario())
 
 
 RECOVERY = 5.0  # seconds: "try again in a few seconds" after PostgreSQL is back
@@ -613,4 +618,4 @@ def test_moves_are_accepted_within_a_few_seconds_of_postgresql_coming_back(priva
                 print(f"\npostgres: after {OUTAGE:.0f} s away, {answers} in {accepted_in:.2f} s")
                 assert answers[-1] == 200 and accepted_in <= RECOVERY, (answers, accepted_in)
 
-        asyncio.run(scenario())
+        run_async(scenario())
