@@ -116,7 +116,7 @@ def django_db_modify_db_settings(
 
     database = settings.DATABASES["default"]
     test = database.setdefault("TEST", {})
-    if database["ENGINE"].endswith("sqlite3"):
+    if database["ENGINE"] in ("config.sqlite", "django.db.backends.sqlite3"):
         test["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
     elif database["ENGINE"].endswith("postgresql"):
         test["NAME"] = f"test_{database['NAME']}_{os.getpid()}"
