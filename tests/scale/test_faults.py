@@ -216,6 +216,23 @@ async def play(code: str, player: Person, version: int, move: str) -> tuple[int,
     return status, body
 
 
+async def move_reaches_every_page(
+    code: str, players: list[Person], pages: list[Page], what: str
+) -> int:
+    """The player to move makes a legal move; within CATCH_UP every page shows it. Returns
+    the version the move was made against."""
+    player, version, move = await next_move(code, players)
+    sent = time.monotonic()
+    status, body = await play(code, player, version, move)
+    assert status == 200, body[:500]
+    assert await until(
+        lambda: all(p.version >= version + 1 for p in pages), CATCH_UP
+    ), [p.version for p in pages]
+    arrived = [round(p.reached_at(version + 1) - sent, 2) for p in pages]
+    print(f"{what}: the move reached the pages in {arrived} s")
+    return version
+
+
 # --- The servers' database, read directly ----------------------------------------------------
 
 
@@ -335,15 +352,7 @@ def test_a_redis_restart_loses_no_move_and_every_page_catches_up_within_two_seco
                     assert all(s is not None and s <= CATCH_UP for s in late), late
 
                     # With Redis back, a move reaches every page again, on both processes.
-                    player, version, move = await next_move(code, players)
-                    sent = time.monotonic()
-                    status, body = await play(code, player, version, move)
-                    assert status == 200, body[:500]
-                    assert await until(
-                        lambda: all(p.version >= version + 1 for p in pages), CATCH_UP
-                    ), [p.version for p in pages]
-                    arrived = [round(p.reached_at(version + 1) - sent, 2) for p in pages]
-                    print(f"redis: the move after the restart reached the pages in {arrived} s")
+                    version = await move_reaches_every_page(code, players, pages, "redis")
                     _, logged = table_state(database, code)
                     assert_each_logged_once(logged, [*acknowledged, version])
                 finally:
@@ -402,16 +411,8 @@ def test_the_viewers_of_a_killed_process_play_on_a_live_one_within_two_seconds()
                     assert all(s <= CATCH_UP for s, _ in greetings), greetings
 
                     # A player moves on the live process; every page sees it.
-                    player, version, move = await next_move(code, players)
+                    version = await move_reaches_every_page(code, players, pages, "kill")
                     assert version == current
-                    sent = time.monotonic()
-                    status, body = await play(code, player, version, move)
-                    assert status == 200, body[:500]
-                    assert await until(
-                        lambda: all(p.version >= version + 1 for p in pages), CATCH_UP
-                    ), [p.version for p in pages]
-                    arrived = [round(p.reached_at(version + 1) - sent, 2) for p in pages]
-                    print(f"kill: the move on the live process reached the pages in {arrived} s")
                 finally:
                     for page in pages:
                         await page.close()
