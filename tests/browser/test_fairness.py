@@ -53,6 +53,8 @@ def test_after_a_round_the_deal_checks_out_in_the_browser_and_the_round_replays(
     ana.keyboard.press("End")
     expect(steps).to_have_text(f"Jugada {last} de {last}")
     expect(ana.locator(".replay-end")).to_contain_text("Gana la ronda")
+    # htmx has settled the new position (its address is pushed) before the next key.
+    ana.wait_for_url(re.compile(rf"\?jugada={last}$"))
     ana.keyboard.press("ArrowLeft")
     expect(steps).to_have_text(f"Jugada {last - 1} de {last}")
 
