@@ -20,7 +20,7 @@ from chat.services import presence_join, presence_leave
 from tables import resync
 from tables.identity import proven_seat
 from tables.models import Table
-from tables.publish import viewer_html
+from tables.publish import FRAGMENT_EVENT, viewer_html
 from tables.selectors import table_by_address
 
 REVOKED_HTML = (
@@ -87,6 +87,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.table_id is not None:
             await database_sync_to_async(presence_leave)(channel_name=self.channel_name)
+
+    async def dispatch(self, message: dict) -> None:
+        # Channels closes stale database connections in a thread before every message; a
+        # frame touches no database, so it skips that thread hop (six or more per move).
+        if message["type"] == FRAGMENT_EVENT:
+            await self.table_fragment(message)
+        else:
+            await super().dispatch(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Moves arrive by HTTP POST; the socket only pushes.
