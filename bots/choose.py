@@ -3,15 +3,17 @@
 A robot is given `ocholoco.view_for` of its own seat and the legal moves, never the state: it
 cannot see a hidden card or the order of the stock. All its randomness comes from ``rng``.
 
-Levels (the values tables store): ``"facil"`` plays a random card that fits and draws only
-when none does; ``"normal"`` plays like a good player, at once (`bots.normal`); ``"dificil"``
-searches for about 120 ms (`bots.dificil`). Every level catches a player who forgot to
-announce "¡Última carta!" whenever it may (the fine is free points) and announces its own.
+Levels (the values tables store): ``"facil"`` plays a random card that fits (an 8 no more
+often than another card), names the suit it holds most, and draws only when nothing fits;
+``"normal"`` plays like a good player, at once (`bots.normal`); ``"dificil"`` searches for
+about 120 ms (`bots.dificil`). Every level catches a player who forgot to announce "¡Última
+carta!" whenever it may (the fine is free points) and announces its own.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 from bots.dificil import DEFAULT_BUDGET, dificil_choose
@@ -44,15 +46,27 @@ def choose(
         if isinstance(move, Catch):
             return move  # every level: the forgetful player draws the fine, the turn goes on
     if level == "facil":
-        plays = [m for m in moves if isinstance(m, Play) and not m.announce]
-        if not plays:
-            return moves[0]
-        move = rng.choice(plays)
-        announced = Play(move.card, move.suit, True)
-        return announced if announced in moves else move
+        return _facil(view, moves, rng)
     actions = [action_of(m) for m in moves]
     if level == "normal":
         action = normal_choose(view, actions)
     else:
         action = dificil_choose(view, actions, rng, budget=budget, playouts=playouts)
     return moves[actions.index(action)]
+
+
+def _facil(view: RoundView, moves: list[Move], rng: random.Random) -> Move:
+    """A beginner's move: any card that fits, at random; a wild card names the suit it holds
+    most (ties: at random); draws (or passes) only when nothing fits."""
+    cards = sorted({m.card for m in moves if isinstance(m, Play)}, key=str)
+    if not cards:
+        return moves[0]
+    card = rng.choice(cards)
+    suits = [m.suit for m in moves if isinstance(m, Play) and m.card == card and m.suit]
+    suit = None
+    if suits:
+        held = Counter(c.suit for c in view.hand if c != card and c.suit in suits)
+        most = max((held[s] for s in suits), default=0)
+        suit = rng.choice([s for s in suits if held[s] == most])
+    announced = Play(card, suit, True)
+    return announced if announced in moves else Play(card, suit)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
+
+import pytest
+
 from bots import choose
-from ocholoco import Card, Play, Round, legal_moves, view_for
+from ocholoco import Card, Catch, Play, Round, RuleSet, legal_moves, view_for
 from tests.engine.positions import play, position
+
+from .helpers import TABLES, positions
 
 
 def normal(state: Round) -> Play:
@@ -87,3 +93,53 @@ def test_normal_names_a_suit_the_player_with_one_card_left_drew_on():
     state = play(state, "draw", "QD")
     move = normal(state)
     assert (move.card, move.suit) == (Card.parse("8S"), "D")
+
+
+# What a club player would call a blunder, checked over positions of random rounds at every
+# rule set and table size (the presets, and house rule sets with other special ranks).
+
+
+def normal_decisions(rules: RuleSet, players: int, count: int = 120):
+    """(state, legal moves, Normal's move) along random rounds."""
+    for state in itertools.islice(positions(rules, players, seed=players), count):
+        moves = legal_moves(state)
+        yield state, moves, choose(view_for(state, state.turn), moves, level="normal", rng=None)
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_normal_never_spends_a_wild_card_while_another_card_fits(rules, players):
+    for _, moves, move in normal_decisions(rules, players):
+        wild = rules.wild_ranks
+        if isinstance(move, Play) and move.card.rank in wild:
+            others = [m for m in moves if isinstance(m, Play) and m.card.rank not in wild]
+            assert not others, (move, others)
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_normal_never_draws_while_a_card_fits(rules, players):
+    for state, moves, move in normal_decisions(rules, players):
+        if any(isinstance(m, Play) for m in moves) and not state.pending_draw:
+            assert isinstance(move, (Play, Catch)), (moves, move)
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_normal_never_takes_a_penalty_it_could_pass_on(rules, players):
+    for state, moves, move in normal_decisions(rules, players, count=400):
+        if state.pending_draw and any(isinstance(m, Play) for m in moves):
+            assert isinstance(move, (Play, Catch)), (moves, move)
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_normal_announces_exactly_when_it_plays_its_second_to_last_card(rules, players):
+    for state, moves, move in normal_decisions(rules, players, count=400):
+        if Catch() in moves:
+            assert move == Catch()  # the forgetful player draws the fine first
+        elif isinstance(move, Play) and rules.announces:
+            assert move.announce == (len(state.hands[state.turn]) == 2), move
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_normal_goes_out_whenever_its_last_card_fits(rules, players):
+    for state, moves, move in normal_decisions(rules, players, count=400):
+        if len(state.hands[state.turn]) == 1 and any(isinstance(m, Play) for m in moves):
+            assert isinstance(move, (Play, Catch)), (moves, move)
