@@ -18,6 +18,10 @@ Three kinds of evidence:
   card drawn later as a penalty or a fine (or kept unseen, with ``draw_ends_turn``) makes that
   less likely; playing X (other than the card just drawn) or naming X clears it, and playing
   a wild card clears the wild cards.
+- A player's plays since they last took a card (`SeenPlay`): their hand before each was
+  their hand now plus the cards they played from then on, so a guess of their hand can be
+  checked against the plays a Normal player would have made with it (`determinize` prefers
+  guesses that agree).
 - A wild card turned when the discard was opened goes back into the stock at a known place
   (``len(stock) // 2``), and draws take the stock from the top, so that card's place is known
   exactly (one deck): still in the stock at a given depth, or in the hand of whoever drew it.
@@ -29,12 +33,41 @@ from dataclasses import dataclass
 
 from ocholoco import Event, RoundView
 from ocholoco.cards import SUIT_INDEX
-from ocholoco.encoding import JOKER, N_RANKS, N_SUITS, Tables, V, tables_for
+from ocholoco.encoding import (
+    COPY,
+    JOKER,
+    N_RANKS,
+    N_SUITS,
+    PENALTY,
+    Tables,
+    V,
+    rank_index,
+    tables_for,
+)
 from ocholoco.round import ids_for
 
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << N_RANKS) - 1) << (N_RANKS * s) for s in range(N_SUITS))
 # How much one card drawn as a penalty weakens "probably lacks this suit".
 _DECAY_PER_CARD = 0.75
+
+
+@dataclass(frozen=True, slots=True)
+class SeenPlay:
+    """A play and the position it was made in: ``action`` (the engine's, without the
+    announcement) on ``top`` with ``suit`` active and ``pending`` cards of penalty (answered
+    by ``pending_rank``). ``telling``: every other player held more than `ATTACK_SIZE` cards
+    (then a Normal player's choice depends on its hand alone) and the play was a choice (not
+    the card just drawn under ``draw_one``)."""
+
+    action: int
+    top: int
+    suit: int
+    pending: int
+    pending_rank: int
+    telling: bool
+
+
+ATTACK_SIZE = 2  # (Normal's: a player with this many cards or fewer is about to go out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +90,7 @@ class PublicInfo:
     # unlikely[p][v]: how sure we are that ``p`` holds no card of value ``v`` (the suit's
     # ``lacks``, and the top's rank and wild cards for a player who drew rather than play)
     unlikely: tuple[tuple[float, ...], ...] = ()
+    plays: tuple[tuple[SeenPlay, ...], ...] = ()  # per player, oldest first, see `SeenPlay`
 
 
 def public_info(view: RoundView) -> PublicInfo:
@@ -80,11 +114,28 @@ def public_info(view: RoundView) -> PublicInfo:
     draw_one = view.rules.draw_policy == "draw_one"
     top = suit = -1
     previous = None
+    sizes = [view.rules.hand_size(players)] * players
+    plays: list[list[SeenPlay]] = [[] for _ in range(players)]
+    pending = 0
+    pending_rank = -1
+    readable = not any(e == COPY for e in t.effect)  # (a copy's effect depends on the pile)
     for event in view.history:
         kind, p = event.kind, event.player
         if kind == "back":
             backs.append(event.card.value)
         elif kind in ("open", "play"):
+            if kind == "play":
+                sizes[p] -= 1
+                calm = all(n > ATTACK_SIZE for q, n in enumerate(sizes) if q != p)
+                telling = readable and calm and not (draw_one and _drew(previous, p))
+                action = event.card.value
+                if event.suit:
+                    action += V * (1 + SUIT_INDEX[event.suit])
+                plays[p].append(SeenPlay(action, top, suit, pending, pending_rank, telling))
+            value = event.card.value
+            if t.effect[value] == PENALTY:
+                pending += t.amount[value]
+                pending_rank = rank_index(value) if t.stackable[value] else -1
             top = event.card.value
             pile.append(top)
             ever_seen.add(top)
@@ -106,6 +157,8 @@ def public_info(view: RoundView) -> PublicInfo:
             reshuffles += 1
             del pile[:-1]
         elif kind == "draw":
+            sizes[p] += 1
+            plays[p] = []
             if not reshuffles:
                 takers.append(p)
             excluded[p] = 0  # a new card: what a pass proved may no longer hold
@@ -118,6 +171,11 @@ def public_info(view: RoundView) -> PublicInfo:
                 lacks[p] = [x * _DECAY_PER_CARD for x in lacks[p]]
                 doubt_level[p] *= _DECAY_PER_CARD
         elif kind in ("penalty", "caught"):
+            sizes[p] += event.count
+            if event.count:
+                plays[p] = []
+            if kind == "penalty":
+                pending, pending_rank = 0, -1
             if not reshuffles:
                 takers.extend([p] * event.count)
             if event.count:
@@ -163,7 +221,7 @@ def public_info(view: RoundView) -> PublicInfo:
     )
     return PublicInfo(
         t, tuple(my_ids), hidden, placed, tuple(map(tuple, lacks)), tuple(excluded), reshuffles,
-        unlikely,
+        unlikely, tuple(map(tuple, plays)),
     )  # fmt: skip
 
 

@@ -25,7 +25,7 @@ the Difícil search; `normal_choose` reads a `RoundView` and the legal actions.
 
 from __future__ import annotations
 
-from bots.inference import SUIT_MASKS, PublicInfo, public_info, suits_lacked
+from bots.inference import ATTACK_SIZE, SUIT_MASKS, PublicInfo, public_info, suits_lacked
 from ocholoco import RoundView
 from ocholoco.cards import SUIT_INDEX
 from ocholoco.encoding import (
@@ -103,7 +103,7 @@ def _normal(
         return actions[0]
     values = hand if t.decks == 1 else t.values(hand)
     plain = values & ~t.wild
-    attacking = next_size <= 2
+    attacking = next_size <= ATTACK_SIZE
     best = wild = -1
     best_score = -1e9
     for a in actions:
@@ -132,7 +132,8 @@ def _normal(
         elif effect == PENALTY:
             score += _PENALTY + _ATTACK * attacking
         elif effect == REVERSE and players > 2:
-            score += _ATTACK * ((next_size <= 2 < prev_size) - (prev_size <= 2 < next_size))
+            size = ATTACK_SIZE
+            score += _ATTACK * ((next_size <= size < prev_size) - (prev_size <= size < next_size))
         if attacking and after >= 0 and attack_suits >> after & 1:
             score += _SUIT_THEY_LACK
         if score > best_score:
@@ -172,7 +173,7 @@ def normal_choose(view: RoundView, actions: list[int], info: PublicInfo | None =
     before = (view.player - view.direction) % view.players
     sizes = view.hand_sizes
     attack = 0
-    if sizes[after] <= 2:
+    if sizes[after] <= ATTACK_SIZE:
         hidden = 0
         for i in (*info.hidden, *info.placed):
             hidden |= 1 << (i % V)

@@ -48,3 +48,12 @@ def test_dificil_with_the_same_seed_makes_the_same_choices():
     source = positions(PRESETS["clasico"], 3, seed=9)
     for state in itertools.islice(source, 0, 60, 6):
         assert dificil(state, seed=4, playouts=8) == dificil(state, seed=4, playouts=8)
+
+
+def test_dificil_without_time_to_search_plays_normals_move():
+    # A busy server may leave it no time at all (bots.tasks.think_budget): never a silly move.
+    for rules in PRESETS.values():
+        for state in itertools.islice(positions(rules, 3, seed=5), 0, 60, 3):
+            view, moves = view_for(state, state.turn), legal_moves(state)
+            normal = choose(view, moves, level="normal", rng=None)
+            assert dificil(state, budget=0.0, playouts=None) == normal

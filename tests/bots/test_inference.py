@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from bots.determinize import sample_round
+from bots import choose
+from bots.determinize import _plays_as_seen, sample_round
 from bots.inference import public_info
-from ocholoco import PRESETS, Card, legal_actions, new_round, view_for
+from ocholoco import PRESETS, Card, apply_move, legal_actions, legal_moves, new_round, view_for
 from ocholoco.encoding import V, ids_of
 from tests.engine.positions import play, position
 
@@ -79,3 +80,21 @@ def test_a_player_who_drew_on_a_suit_probably_lacks_it_and_one_who_passed_surely
     excluded = [Card.from_value(v) for v in range(V) if info.excluded[1] >> v & 1]
     assert Card.parse("8S") in excluded and Card.parse("QD") in excluded
     assert Card.parse("3C") in excluded and Card.parse("KH") not in excluded
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_normal_players_hands_agree_with_the_plays_they_were_seen_to_make(rules, players):
+    # What `determinize` checks its guesses against holds for the true hands of Normal players.
+    rng = random.Random(players)
+    checked = 0
+    for game in range(6):
+        state = new_round(rules, players, game % players, rng=rng)
+        while not state.finished:
+            info = public_info(view_for(state, 0))
+            for p in range(1, players):
+                if any(play.telling for play in info.plays[p]):
+                    assert _plays_as_seen(info, state._hands[p], info.plays[p], players)
+                    checked += 1
+            view = view_for(state, state.turn)
+            state = apply_move(state, choose(view, legal_moves(state), level="normal", rng=rng))
+    assert checked or rules.effects and any(e.kind == "copy" for _, e in rules.effects)
