@@ -1,7 +1,9 @@
 """How well and how fast the robots play: seeded games between levels, and their figures.
 
-Run:  .venv/bin/python bench/bots_strength.py            (the default run: 25 minutes, 2 cores)
-      .venv/bin/python bench/bots_strength.py --quick    (a smoke run: about a minute)
+Run:  .venv/bin/python bench/bots_strength.py            (the default run: see below)
+      .venv/bin/python bench/bots_strength.py --quick    (a smoke run: a few minutes)
+The strength targets of issue 14 alone (every line, rounds then matches):
+      .venv/bin/python bench/bots_strength.py --only targets [--line especiales:4 ...]
 Options: --rounds N (Difícil's rounds per product rule set with 2 players, default 100; half
 as many with 4), --matches N (Difícil vs Normal matches per rule set, 2 players, default 50),
 --budget S (Difícil's seconds per decision, default `DEFAULT_BUDGET`, 0.12, the product's),
@@ -11,7 +13,9 @@ rounds per house preset with 2 players, default 16; a quarter as many at the mos
 and --house-easy-rounds N (Normal vs Fácil per house preset, with 2 and with the most
 players, default 400), --memory-rounds N (default 1000), --seed N, --rules R and
 --players N (restrict the product parts to clasico / especiales, 2 / 4; repeatable),
---only PART (easy, random, normal, matches, house, memory; repeatable), --jobs N.
+--only PART (easy, random, normal, matches, house, targets, memory; repeatable),
+--target-rounds N / --target-matches N (per line of the targets, default 400 / 40; 0
+skips them), --line RULES:PLAYERS (restrict the targets; repeatable), --jobs N.
 The two-player targets with larger samples (about 45 minutes on two cores):
       --only random --only matches --players 2 --rounds 600 --matches 100
 
@@ -38,7 +42,23 @@ Figures, from the candidate's side:
 - memory: RSS and tracemalloc's current size before and after ``--memory-rounds`` rounds with
   all levels seated, after a warm-up;
 - the machine's load averages at the start and at the end (decision times depend on them).
+- the targets (`TARGETS`, issue 14): Difícil against Normals, 3 and 4 players in Clásico
+  and Con especiales, 2 and 4 players in each house preset; each line prints its target
+  and a verdict: "SÍ" when the whole 95% interval is above it, "no" when it is all below,
+  else which side the estimate falls on. Then Difícil's decision times in those games,
+  wall clock and CPU (``time.thread_time``: the wall clock also counts the time the
+  process waited for a core on a busy machine).
 It prints figures; it is not a test.
+
+Sample sizes. A line's 95% interval is about ±5 points at 300 to 400 rounds: 400 rounds
+tell 35% from the fair 25% of a 4-player table (an observed 35% gives [30.5%, 39.9%]) and
+60% from the even 50% of two players ([55.1%, 64.7%]); 300 tell 45% from the fair 33% of
+three players ([39.4%, 50.7%]). Telling the target itself from a rate 5 points below it
+takes about 1400 rounds a line. Matches are 4 to 10 rounds each: 40 a line only show a
+large difference (±15 points). Time, on 2 cores shared with another load, ``--jobs 2``,
+300 rounds a line: 34 minutes for the ten lines (2 to 3 minutes a line; 5.5 for 4-player
+and 8 for 2-player Ocho loco chileno); 30 matches take 1 to 1.5 minutes a 4-player line, 3
+a 2-player one.
 """
 
 from __future__ import annotations
@@ -86,12 +106,14 @@ class Timings:
     def robot(self, level: str, key: str | None = None, **options: float) -> Robot:
         """``level``'s robot, its times kept under ``key`` (default: the level)."""
         times = self.by_level.setdefault(key or level, [])
+        cpu = self.by_level.setdefault(f"{key or level}-cpu", [])
 
         def play(view: RoundView, moves: list[Move], rng: random.Random) -> Move:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.thread_time()
             move = choose(view, moves, level=level, rng=rng, **options)
             if len(moves) > 1:
                 times.append(time.perf_counter() - start)
+                cpu.append(time.thread_time() - start_cpu)
             return move
 
         return play
@@ -122,6 +144,16 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def verdict(rate: float, low: float, high: float, target: float) -> str:
+    """Whether a win rate meets its target: "SÍ" when the whole 95% interval is above it,
+    "no" when the whole interval is below it, else which side the estimate falls on."""
+    if low >= target:
+        return "SÍ"
+    if high < target:
+        return "no"
+    return "sí (dentro del intervalo)" if rate >= target else "no (dentro del intervalo)"
+
+
 def round_score(final: Round, me: int) -> float:
     """1 for a round won, 0.5 for a draw, else 0 (see the module docstring)."""
     points = final.round_points
@@ -146,9 +178,11 @@ def pit(
     seed: int,
     *,
     matches: bool = False,
+    target: float | None = None,
 ) -> None:
     """Play ``games`` rounds (or matches) of ``candidate`` against ``players - 1`` opponents,
-    split among `JOBS` processes (forked: they share the robots and send back their times)."""
+    split among `JOBS` processes (forked: they share the robots and send back their times).
+    With a ``target`` (a win rate), the line says whether it is met (`verdict`)."""
     global _PIT
     _PIT = (rules, players, candidate, opponent, seed, matches)
     start = time.perf_counter()
@@ -172,7 +206,8 @@ def pit(
         f"{label:<34} {rules:<10} {players}j  {games:>5} {unit}{extra}: "
         f"gana {won / games:6.1%} [{low:.1%}, {high:.1%}]  "
         f"margen {margin / games:+6.1f} pts/{'partida' if matches else 'ronda'}  "
-        f"({time.perf_counter() - start:.0f} s)",
+        f"({time.perf_counter() - start:.0f} s)"
+        + (f"  objetivo {target:.0%}: {verdict(won / games, low, high, target)}" if target else ""),
         flush=True,
     )
 
@@ -263,6 +298,9 @@ def main() -> None:
     parser.add_argument("--house-rounds", type=int, default=16)
     parser.add_argument("--house-easy-rounds", type=int, default=400)
     parser.add_argument("--memory-rounds", type=int, default=1000)
+    parser.add_argument("--target-rounds", type=int, default=400)
+    parser.add_argument("--target-matches", type=int, default=40)
+    parser.add_argument("--line", action="append", choices=[f"{r}:{n}" for r, n, _ in TARGETS])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", action="append", choices=PRODUCT)
     parser.add_argument("--players", type=int, action="append", choices=(2, 4))
@@ -273,6 +311,7 @@ def main() -> None:
     if args.quick:
         args.rounds, args.matches, args.easy_rounds, args.easy_matches = 6, 4, 200, 20
         args.house_rounds, args.house_easy_rounds, args.memory_rounds = 4, 40, 100
+        args.target_rounds, args.target_matches = 8, 2
     parts = args.only or PARTS
     print(" ".join(sys.argv[1:]) or "(default options)", vars(args), flush=True)
     print(f"Carga de la máquina al empezar: {load()}", flush=True)
@@ -319,6 +358,8 @@ def main() -> None:
                 f"Difícil {ms} vs Normal", rules, most, max(1, args.house_rounds // 4), house,
                 normal, args.seed,
             )  # fmt: skip
+    if "targets" in parts:
+        targets(args, normal)
     print(f"Tiempo Normal: {percentiles(timings.by_level.get('normal', []))}")
     print(
         f"Tiempo Difícil (presupuesto {ms}, en las rondas de {'/'.join(args.rules or PRODUCT)}): "
@@ -339,6 +380,32 @@ def main() -> None:
     print(f"Carga de la máquina al terminar: {load()}", flush=True)
 
 
+def targets(args: argparse.Namespace, normal: Robot) -> None:
+    """Every line of the robots' strength targets: Difícil against Normals at each table
+    size and rule set (`TARGETS`), in rounds and in matches, with its decision times."""
+    ms = f"{args.budget * 1000:.0f} ms"
+    rounds = TIMINGS.robot("dificil", "dificil-targets", budget=args.budget)
+    matches = TIMINGS.robot("dificil", "dificil-target-matches", budget=args.match_budget)
+    for rules, players, target in TARGETS:
+        if args.line and f"{rules}:{players}" not in args.line:
+            continue
+        label = f"Objetivo: Difícil {ms} vs Normal"
+        if args.target_rounds:
+            pit(label, rules, players, args.target_rounds, rounds, normal, args.seed, target=target)
+        if args.target_matches:
+            pit(
+                label, rules, players, args.target_matches, matches, normal, args.seed,
+                matches=True, target=target,
+            )  # fmt: skip
+    for key, what in (("dificil-targets", "rondas"), ("dificil-target-matches", "partidas")):
+        if TIMINGS.by_level[key]:
+            print(
+                f"Tiempo Difícil (objetivos, {what}, presupuesto {ms}): "
+                f"{percentiles(TIMINGS.by_level[key])}; "
+                f"CPU: {percentiles(TIMINGS.by_level[key + '-cpu'])}"
+            )
+
+
 def load() -> str:
     """The load averages (1, 5, 15 minutes) and the cores: how quiet the machine was."""
     with open("/proc/loadavg") as f:
@@ -350,7 +417,13 @@ TIMINGS = Timings()
 JOBS = 1  # processes playing the games of a `pit` (--jobs)
 _PIT: tuple = ()  # the `pit` being played, read by its forked processes
 
-PARTS = ["easy", "random", "normal", "matches", "house", "memory"]
+PARTS = ["easy", "random", "normal", "matches", "house", "targets", "memory"]
+# The strength targets (issue 14): Difícil's share of rounds (and of matches) against Normals.
+TARGETS = [
+    ("clasico", 4, 0.35), ("clasico", 3, 0.45), ("especiales", 4, 0.35), ("especiales", 3, 0.45),
+    ("libro", 2, 0.60), ("libro", 4, 0.35), ("anuncio", 2, 0.60), ("anuncio", 4, 0.35),
+    ("chileno", 2, 0.60), ("chileno", 4, 0.35),
+]  # fmt: skip
 PRODUCT = ["clasico", "especiales"]
 HOUSE = ["libro", "anuncio", "chileno"]
 
