@@ -37,7 +37,7 @@ import random
 import time
 
 from bots.determinize import sample_round
-from bots.inference import SUIT_MASKS, public_info
+from bots.inference import ATTACK_SIZE, SUIT_MASKS, public_info
 from bots.normal import normal_action, normal_choose
 from ocholoco import Round, RoundView
 from ocholoco.encoding import ANNOUNCED, CATCH, DRAW, N_SUITS, Tables, V
@@ -191,7 +191,7 @@ def _play_out(
             after = hands[(p + state.direction) % players]
             after_size = after.bit_count()
             attack = 0
-            if after_size <= 2:  # the guess's cards stand in for what a player would infer
+            if after_size <= ATTACK_SIZE:  # the guess stands in for what a player infers
                 values = after if t.decks == 1 else t.values(after)
                 attack = sum(1 << s for s in range(N_SUITS) if not values & SUIT_MASKS[s])
             action = normal_action(
