@@ -24,8 +24,9 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
+from dataclasses import dataclass
 from glob import glob
 from pathlib import Path
 
@@ -216,6 +217,38 @@ async def play(code: str, player: Person, version: int, move: str) -> tuple[int,
     return status, body
 
 
+@dataclass
+class Watched:
+    """A table in play with every person's page open (`pages`: host, guest, watcher)."""
+
+    code: str
+    host: Person
+    guest: Person
+    watcher: Person
+    pages: list[Page]
+
+    @property
+    def players(self) -> list[Person]:
+        return [self.host, self.guest]
+
+
+@asynccontextmanager
+async def watched_table(
+    http: aiohttp.ClientSession, host_server: str, guest_server: str, watcher_server: str
+) -> AsyncIterator[Watched]:
+    """`table_in_play` and a spectator, each with their page's socket open (closed after)."""
+    code, host, guest = await table_in_play(http, host_server, guest_server)
+    watcher = await spectator(http, watcher_server, code)
+    pages = [Page(person, code) for person in (host, guest, watcher)]
+    for page in pages:
+        page.open()
+    try:
+        yield Watched(code, host, guest, watcher, pages)
+    finally:
+        for page in pages:
+            await page.close()
+
+
 async def move_reaches_every_page(
     code: str, players: list[Person], pages: list[Page], what: str
 ) -> int:
@@ -310,54 +343,48 @@ def test_a_redis_restart_loses_no_move_and_every_page_catches_up_within_two_seco
         database = servers.env["DATABASE_URL"]
 
         async def scenario() -> None:
-            async with aiohttp.ClientSession() as http:
-                code, host, guest = await table_in_play(http, first, second)
-                watcher = await spectator(http, second, code)
-                pages = [Page(p, code) for p in (host, guest, watcher)]
-                for page in pages:
-                    page.open()
-                players = [host, guest]
-                try:
-                    version, _ = table_state(database, code)
-                    assert await until(lambda: all(p.version >= version for p in pages), 10)
+            async with (
+                aiohttp.ClientSession() as http,
+                watched_table(http, first, second, second) as table,
+            ):
+                code, players, pages = table.code, table.players, table.pages
+                version, _ = table_state(database, code)
+                assert await until(lambda: all(p.version >= version for p in pages), 10)
 
-                    acknowledged, statuses = [], []
-                    # Redis dies; moves go on for a second, a few of them (a round is longer),
-                    # and their pushes are lost meanwhile.
-                    redis.kill()
-                    down_at = time.monotonic()
-                    while time.monotonic() - down_at < 1.0 or len(statuses) < 2:
-                        player, version, move = await next_move(code, players)
-                        status, body = await play(code, player, version, move)
-                        statuses.append(status)
-                        assert status < 500 or status == 503, (status, body[:500])
-                        if status == 200:
-                            acknowledged.append(version)
-                        await asyncio.sleep(0.25)
-                    redis.start()
-                    up_at = time.monotonic()
+                acknowledged, statuses = [], []
+                # Redis dies; moves go on for a second, a few of them (a round is longer),
+                # and their pushes are lost meanwhile.
+                redis.kill()
+                down_at = time.monotonic()
+                while time.monotonic() - down_at < 1.0 or len(statuses) < 2:
+                    player, version, move = await next_move(code, players)
+                    status, body = await play(code, player, version, move)
+                    statuses.append(status)
+                    assert status < 500 or status == 503, (status, body[:500])
+                    if status == 200:
+                        acknowledged.append(version)
+                    await asyncio.sleep(0.25)
+                redis.start()
+                up_at = time.monotonic()
 
-                    current, logged = table_state(database, code)
-                    await until(lambda: all(p.version >= current for p in pages), CATCH_UP + 1)
-                    # When each page showed the table as it is, in s after Redis was back
-                    # (< 0: before, the page resynced while Redis was still down).
-                    late = [
-                        None if (t := p.reached_at(current)) is None else round(t - up_at, 2)
-                        for p in pages
-                    ]
-                    print(f"\nredis: statuses while down {statuses}; pages at v{current} {late}"
-                          f" s after Redis was back; connections {[p.connections for p in pages]}")
-                    assert acknowledged, f"no move was accepted while Redis was down: {statuses}"
-                    assert_each_logged_once(logged, acknowledged)
-                    assert all(s is not None and s <= CATCH_UP for s in late), late
+                current, logged = table_state(database, code)
+                await until(lambda: all(p.version >= current for p in pages), CATCH_UP + 1)
+                # When each page showed the table as it is, in s after Redis was back
+                # (< 0: before, the page resynced while Redis was still down).
+                late = [
+                    None if (t := p.reached_at(current)) is None else round(t - up_at, 2)
+                    for p in pages
+                ]
+                print(f"\nredis: statuses while down {statuses}; pages at v{current} {late}"
+                      f" s after Redis was back; connections {[p.connections for p in pages]}")
+                assert acknowledged, f"no move was accepted while Redis was down: {statuses}"
+                assert_each_logged_once(logged, acknowledged)
+                assert all(s is not None and s <= CATCH_UP for s in late), late
 
-                    # With Redis back, a move reaches every page again, on both processes.
-                    version = await move_reaches_every_page(code, players, pages, "redis")
-                    _, logged = table_state(database, code)
-                    assert_each_logged_once(logged, [*acknowledged, version])
-                finally:
-                    for page in pages:
-                        await page.close()
+                # With Redis back, a move reaches every page again, on both processes.
+                version = await move_reaches_every_page(code, players, pages, "redis")
+                _, logged = table_state(database, code)
+                assert_each_logged_once(logged, [*acknowledged, version])
 
         run_async(scenario())
 
@@ -375,47 +402,41 @@ def test_the_viewers_of_a_killed_process_play_on_a_live_one_within_two_seconds()
         database = servers.env["DATABASE_URL"]
 
         async def scenario() -> None:
-            async with aiohttp.ClientSession() as http:
-                code, host, guest = await table_in_play(http, doomed, doomed)
-                watcher = await spectator(http, doomed, code)
-                people = [host, guest, watcher]
-                pages = [Page(p, code) for p in people]
-                for page in pages:
-                    page.open()
-                players = [host, guest]
-                try:
-                    player, version, move = await next_move(code, players)
-                    status, body = await play(code, player, version, move)
-                    assert status == 200, body[:500]
-                    assert await until(lambda: all(p.version > version for p in pages), 10)
+            async with (
+                aiohttp.ClientSession() as http,
+                watched_table(http, doomed, doomed, doomed) as table,
+            ):
+                code, players, pages = table.code, table.players, table.pages
+                people = [page.person for page in pages]
+                player, version, move = await next_move(code, players)
+                status, body = await play(code, player, version, move)
+                assert status == 200, body[:500]
+                assert await until(lambda: all(p.version > version for p in pages), 10)
 
-                    # The process dies; a proxy sends its people (and their pages) to the other.
-                    for person in people:
-                        person.base = live
-                    servers.processes[0].send_signal(signal.SIGKILL)
-                    servers.processes[0].wait(timeout=10)
-                    current, _ = table_state(database, code)
-                    assert await until(lambda: all(p.connections >= 2 for p in pages), 5)
-                    # Each reconnection gets the whole current table at once.
-                    assert await until(
-                        lambda: all(p.first_frame_of(p.connections) for p in pages), CATCH_UP + 1
-                    ), "a page reconnected to the live process got no table"
-                    greetings = [
-                        (round(p.first_frame_of(p.connections)[0] - p.attempts[-1], 2),
-                         p.first_frame_of(p.connections)[1])
-                        for p in pages
-                    ]
-                    print(f"\nkill: (s from reconnecting to the table, its version) {greetings};"
-                          f" current v{current}")
-                    assert all(v == current for _, v in greetings), greetings
-                    assert all(s <= CATCH_UP for s, _ in greetings), greetings
+                # The process dies; a proxy sends its people (and their pages) to the other.
+                for person in people:
+                    person.base = live
+                servers.processes[0].send_signal(signal.SIGKILL)
+                servers.processes[0].wait(timeout=10)
+                current, _ = table_state(database, code)
+                assert await until(lambda: all(p.connections >= 2 for p in pages), 5)
+                # Each reconnection gets the whole current table at once.
+                assert await until(
+                    lambda: all(p.first_frame_of(p.connections) for p in pages), CATCH_UP + 1
+                ), "a page reconnected to the live process got no table"
+                greetings = [
+                    (round(p.first_frame_of(p.connections)[0] - p.attempts[-1], 2),
+                     p.first_frame_of(p.connections)[1])
+                    for p in pages
+                ]
+                print(f"\nkill: (s from reconnecting to the table, its version) {greetings};"
+                      f" current v{current}")
+                assert all(v == current for _, v in greetings), greetings
+                assert all(s <= CATCH_UP for s, _ in greetings), greetings
 
-                    # A player moves on the live process; every page sees it.
-                    version = await move_reaches_every_page(code, players, pages, "kill")
-                    assert version == current
-                finally:
-                    for page in pages:
-                        await page.close()
+                # A player moves on the live process; every page sees it.
+                version = await move_reaches_every_page(code, players, pages, "kill")
+                assert version == current
 
         run_async(scenario())
 
@@ -539,57 +560,54 @@ def test_a_postgresql_restart_answers_try_again_and_loses_no_move(private_postgr
     with server_on(cluster, database) as server:
 
         async def scenario() -> None:
-            async with aiohttp.ClientSession() as http:
-                code, host, guest = await table_in_play(http, server, server)
-                watcher = await spectator(http, server, code)
-                page = Page(watcher, code)
-                page.open()
-                players = [host, guest]
+            async with (
+                aiohttp.ClientSession() as http,
+                watched_table(http, server, server, server) as table,
+            ):
+                code, players, watcher = table.code, table.players, table.watcher
+                page = table.pages[-1]
                 acknowledged = []
-                try:
-                    player, version, move = await next_move(code, players)
-                    status, body = await play(code, player, version, move)
-                    assert status == 200, body[:500]
-                    acknowledged.append(version)
-                    player, version, move = await next_move(code, players)
+                player, version, move = await next_move(code, players)
+                status, body = await play(code, player, version, move)
+                assert status == 200, body[:500]
+                acknowledged.append(version)
+                player, version, move = await next_move(code, players)
 
-                    cluster.stop()
-                    sent = time.monotonic()
-                    # The move (htmx: a notice) and a page load (a whole page), at once.
-                    (status, body, headers), (page_status, page_body, _) = await asyncio.gather(
-                        player.request(
-                            "POST", f"/mesa/{code}/jugar/", {"move": move, "version": version}
-                        ),
-                        watcher.request("GET", f"/mesa/{code}/"),
-                    )
-                    refused_in = time.monotonic() - sent
-                    assert status == 503, (status, body[:500])
-                    assert TRY_AGAIN in body and 'id="notice"' in body, body[:500]
-                    assert headers.get("Retry-After") == "2"
-                    assert page_status == 503, (page_status, page_body[:500])
-                    assert TRY_AGAIN in page_body
+                cluster.stop()
+                sent = time.monotonic()
+                # The move (htmx: a notice) and a page load (a whole page), at once.
+                (status, body, headers), (page_status, page_body, _) = await asyncio.gather(
+                    player.request(
+                        "POST", f"/mesa/{code}/jugar/", {"move": move, "version": version}
+                    ),
+                    watcher.request("GET", f"/mesa/{code}/"),
+                )
+                refused_in = time.monotonic() - sent
+                assert status == 503, (status, body[:500])
+                assert TRY_AGAIN in body and 'id="notice"' in body, body[:500]
+                assert headers.get("Retry-After") == "2"
+                assert page_status == 503, (page_status, page_body[:500])
+                assert TRY_AGAIN in page_body
 
-                    cluster.start()
-                    # The pool of the server tries again with a growing delay: it may wait up
-                    # to about as long as PostgreSQL was away (see the next test).
-                    answers, accepted_in = await accepted_after_restart(
-                        code, player, version, move, limit=30
-                    )
-                    print(f"\npostgres: 503 after {refused_in:.2f} s while down; after the "
-                          f"restart {answers} in {accepted_in:.2f} s")
-                    assert answers[-1] == 200, f"never accepted after the restart: {answers}"
-                    acknowledged.append(version)
-                    assert await until(lambda: page.version >= version + 1, CATCH_UP), (
-                        page.version, version + 1,
-                    )
-                    _, logged = table_state(database, code)
-                    # Nothing committed while PostgreSQL was down: the log holds exactly the
-                    # moves answered 200, once each.
-                    assert sorted(logged) == sorted(v + 1 for v in acknowledged), (
-                        logged, acknowledged,
-                    )
-                finally:
-                    await page.close()
+                cluster.start()
+                # The pool of the server tries again with a growing delay: it may wait up
+                # to about as long as PostgreSQL was away (see the next test).
+                answers, accepted_in = await accepted_after_restart(
+                    code, player, version, move, limit=30
+                )
+                print(f"\npostgres: 503 after {refused_in:.2f} s while down; after the "
+                      f"restart {answers} in {accepted_in:.2f} s")
+                assert answers[-1] == 200, f"never accepted after the restart: {answers}"
+                acknowledged.append(version)
+                assert await until(lambda: page.version >= version + 1, CATCH_UP), (
+                    page.version, version + 1,
+                )
+                _, logged = table_state(database, code)
+                # Nothing committed while PostgreSQL was down: the log holds exactly the
+                # moves answered 200, once each.
+                assert sorted(logged) == sorted(v + 1 for v in acknowledged), (
+                    logged, acknowledged,
+                )
 
         run_async(scenario())
 
