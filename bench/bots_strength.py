@@ -13,9 +13,10 @@ rounds per house preset with 2 players, default 16; a quarter as many at the mos
 and --house-easy-rounds N (Normal vs Fácil per house preset, with 2 and with the most
 players, default 400), --memory-rounds N (default 1000), --seed N, --rules R and
 --players N (restrict the product parts to clasico / especiales, 2 / 4; repeatable),
---only PART (easy, random, normal, matches, house, targets, memory; repeatable),
+--only PART (easy, random, normal, matches, house, targets, ladder, memory; repeatable),
 --target-rounds N / --target-matches N (per line of the targets, default 400 / 40; 0
-skips them), --line RULES:PLAYERS (restrict the targets; repeatable), --jobs N.
+skips them), --ladder-rounds N (per level and line of the ladder, default 2000),
+--line RULES:PLAYERS (restrict the targets and the ladder; repeatable), --jobs N.
 The two-player targets with larger samples (about 45 minutes on two cores):
       --only random --only matches --players 2 --rounds 600 --matches 100
 
@@ -48,6 +49,9 @@ Figures, from the candidate's side:
   else which side the estimate falls on. Then Difícil's decision times in those games,
   wall clock and CPU (``time.thread_time``: the wall clock also counts the time the
   process waited for a core on a busy machine).
+- the ladder: at each table of the targets, one seat Aleatorio, Fácil or Normal against
+  Normals, to show how far skill alone moves a seat's share there (Normal's line is the fair
+  share, measured).
 It prints figures; it is not a test.
 
 Sample sizes. A line's 95% interval is about ±5 points at 300 to 400 rounds: 400 rounds
@@ -300,6 +304,7 @@ def main() -> None:
     parser.add_argument("--memory-rounds", type=int, default=1000)
     parser.add_argument("--target-rounds", type=int, default=400)
     parser.add_argument("--target-matches", type=int, default=40)
+    parser.add_argument("--ladder-rounds", type=int, default=2000)
     parser.add_argument("--line", action="append", choices=[f"{r}:{n}" for r, n, _ in TARGETS])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", action="append", choices=PRODUCT)
@@ -311,7 +316,7 @@ def main() -> None:
     if args.quick:
         args.rounds, args.matches, args.easy_rounds, args.easy_matches = 6, 4, 200, 20
         args.house_rounds, args.house_easy_rounds, args.memory_rounds = 4, 40, 100
-        args.target_rounds, args.target_matches = 8, 2
+        args.target_rounds, args.target_matches, args.ladder_rounds = 8, 2, 40
     parts = args.only or PARTS
     print(" ".join(sys.argv[1:]) or "(default options)", vars(args), flush=True)
     print(f"Carga de la máquina al empezar: {load()}", flush=True)
@@ -360,6 +365,8 @@ def main() -> None:
             )  # fmt: skip
     if "targets" in parts:
         targets(args, normal)
+    if "ladder" in parts:
+        ladder(args, normal)
     print(f"Tiempo Normal: {percentiles(timings.by_level.get('normal', []))}")
     print(
         f"Tiempo Difícil (presupuesto {ms}, en las rondas de {'/'.join(args.rules or PRODUCT)}): "
@@ -406,6 +413,19 @@ def targets(args: argparse.Namespace, normal: Robot) -> None:
             )
 
 
+def ladder(args: argparse.Namespace, normal: Robot) -> None:
+    """How much a seat's skill changes its share at each table of the targets: one seat
+    Aleatorio, Fácil or Normal, the others Normal (Difícil's line is the target's). Where
+    the three are close, the table is mostly luck, and no robot can go far above its share."""
+    easy = TIMINGS.robot("facil")
+    for rules, players, _ in TARGETS:
+        if args.line and f"{rules}:{players}" not in args.line:
+            continue
+        for name, robot in (("Aleatorio", random_robot), ("Fácil", easy), ("Normal", normal)):
+            pit(f"Escalera: {name} vs Normal", rules, players, args.ladder_rounds, robot, normal,
+                args.seed)  # fmt: skip
+
+
 def load() -> str:
     """The load averages (1, 5, 15 minutes) and the cores: how quiet the machine was."""
     with open("/proc/loadavg") as f:
@@ -417,7 +437,7 @@ TIMINGS = Timings()
 JOBS = 1  # processes playing the games of a `pit` (--jobs)
 _PIT: tuple = ()  # the `pit` being played, read by its forked processes
 
-PARTS = ["easy", "random", "normal", "matches", "house", "targets", "memory"]
+PARTS = ["easy", "random", "normal", "matches", "house", "targets", "ladder", "memory"]
 # The strength targets (issue 14): Difícil's share of rounds (and of matches) against Normals.
 TARGETS = [
     ("clasico", 4, 0.35), ("clasico", 3, 0.45), ("especiales", 4, 0.35), ("especiales", 3, 0.45),
