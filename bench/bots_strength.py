@@ -15,7 +15,10 @@ players, default 400), --memory-rounds N (default 1000), --seed N, --rules R and
 --players N (restrict the product parts to clasico / especiales, 2 / 4; repeatable),
 --only PART (easy, random, normal, matches, house, targets, ladder, memory; repeatable),
 --target-rounds N / --target-matches N (per line of the targets, default 400 / 40; 0
-skips them), --ladder-rounds N (per level and line of the ladder, default 2000),
+skips them), --playouts N (in the targets, Difícil makes N guesses a decision instead of
+searching for a time: its choices then depend on the seeds alone, not on the machine's load,
+which is how to compare two versions of the robot), --ladder-rounds N (per level and line of
+the ladder, default 2000),
 --line RULES:PLAYERS (restrict the targets and the ladder; repeatable), --jobs N.
 The two-player targets with larger samples (about 45 minutes on two cores):
       --only random --only matches --players 2 --rounds 600 --matches 100
@@ -305,6 +308,7 @@ def main() -> None:
     parser.add_argument("--target-rounds", type=int, default=400)
     parser.add_argument("--target-matches", type=int, default=40)
     parser.add_argument("--ladder-rounds", type=int, default=2000)
+    parser.add_argument("--playouts", type=int, default=0)
     parser.add_argument("--line", action="append", choices=[f"{r}:{n}" for r, n, _ in TARGETS])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", action="append", choices=PRODUCT)
@@ -391,8 +395,12 @@ def targets(args: argparse.Namespace, normal: Robot) -> None:
     """Every line of the robots' strength targets: Difícil against Normals at each table
     size and rule set (`TARGETS`), in rounds and in matches, with its decision times."""
     ms = f"{args.budget * 1000:.0f} ms"
-    rounds = TIMINGS.robot("dificil", "dificil-targets", budget=args.budget)
-    matches = TIMINGS.robot("dificil", "dificil-target-matches", budget=args.match_budget)
+    search = {"budget": args.budget}, {"budget": args.match_budget}
+    if args.playouts:  # the same choices on any machine: for comparing changes to the robot
+        ms = f"{args.playouts} conjeturas"
+        search = {"playouts": args.playouts}, {"playouts": args.playouts}
+    rounds = TIMINGS.robot("dificil", "dificil-targets", **search[0])
+    matches = TIMINGS.robot("dificil", "dificil-target-matches", **search[1])
     for rules, players, target in TARGETS:
         if args.line and f"{rules}:{players}" not in args.line:
             continue
