@@ -395,12 +395,12 @@ def targets(args: argparse.Namespace, normal: Robot) -> None:
     """Every line of the robots' strength targets: Difícil against Normals at each table
     size and rule set (`TARGETS`), in rounds and in matches, with its decision times."""
     ms = f"{args.budget * 1000:.0f} ms"
-    search = {"budget": args.budget}, {"budget": args.match_budget}
+    in_rounds, in_matches = {"budget": args.budget}, {"budget": args.match_budget}
     if args.playouts:  # the same choices on any machine: for comparing changes to the robot
         ms = f"{args.playouts} conjeturas"
-        search = {"playouts": args.playouts}, {"playouts": args.playouts}
-    rounds = TIMINGS.robot("dificil", "dificil-targets", **search[0])
-    matches = TIMINGS.robot("dificil", "dificil-target-matches", **search[1])
+        in_rounds = in_matches = {"playouts": args.playouts}
+    rounds = TIMINGS.robot("dificil", "dificil-targets", **in_rounds)
+    matches = TIMINGS.robot("dificil", "dificil-target-matches", **in_matches)
     for rules, players, target in TARGETS:
         if args.line and f"{rules}:{players}" not in args.line:
             continue
