@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import errors, views
+from tables import errors, invitation_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,6 +14,11 @@ urlpatterns = [
     path("volver/<str:secret>/", views.seat_return, name="seat_return"),
     path("mesa/<str:code>/", views.table_page, name="table"),
     path("mesa/<str:code>/sentarse/", views.seat_claim, name="seat_claim"),
+    path("mesa/<str:code>/qr.svg", invitation_views.invitation_qr, name="invitation_qr"),
+    path(
+        "mesa/<str:code>/vista/<str:key>.png", invitation_views.preview_image,
+        name="preview_image",
+    ),
     path("mesa/<str:code>/robot/", views.robot_add, name="robot_add"),
     path("mesa/<str:code>/robot/quitar/", views.robot_remove, name="robot_remove"),
     path("mesa/<str:code>/empezar/", views.match_start, name="match_start"),

@@ -24,8 +24,10 @@ from chat.views import chat_column
 from tables import services
 from tables.errors import notice_fragment
 from tables.identity import SESSION_KEY, page_code, proven_seat, remember_seat, seat_secret
+from tables.invitation_views import link_previews
 from tables.limits import per_address
 from tables.models import Seat, Table, TableRound
+from tables.preview import invitation_meta, invitation_preview
 from tables.publish import latest_frames
 from tables.render import render_for_viewer
 from tables.selectors import (
@@ -260,6 +262,7 @@ def _page_url(request: HttpRequest, table: Table, code: str) -> str:
 
 
 @require_GET
+@link_previews
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
     table = table_by_address(code)
     if table is None:
@@ -287,6 +290,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "limits": Table.TurnLimit.choices,
             "vapid_public_key": settings.VAPID_PUBLIC_KEY,
             "chat": chat_column(request, table, seat),
+            "meta": invitation_meta(request, table, code, invitation_preview(snapshot)),
         },
     )
 
