@@ -1,4 +1,4 @@
-"""Every change to a table's chat: posting, the host's switch, moderation and presence.
+"""Every change to a table's chat: posting, the host's switch and moderation.
 
 A request that cannot be honoured raises `tables.services.TableError` with a message in
 Spanish; nothing changes. What a change shows is published on commit (`chat.publish`).
@@ -13,14 +13,13 @@ from typing import Any
 from django.db import transaction
 
 from chat import publish
-from chat.models import ChatMessage, ChatMute, ChatSettings, ModerationAction, Presence
+from chat.models import ChatMessage, ChatMute, ChatSettings, ModerationAction
 from chat.selectors import gate_text, is_muted
-from tables.dispatch import Committed
 from tables.models import Table
-from tables.services import MODERATION_REASON_MAX, NAME_MAX, TableError, moderation_reason
+from tables.services import NAME_MAX, TableError, moderation_reason
+from tables.snapshot import AppliedChange
 
 TEXT_MAX = 300
-REASON_MAX = MODERATION_REASON_MAX
 SPECTATOR_NAME = "Espectador"
 
 
@@ -89,11 +88,11 @@ def spectators_chat_set(*, table_id: int, secret: str | None, allowed: bool) -> 
         transaction.on_commit(lambda: publish.spectators_gate_publish(table))
 
 
-def table_change_record(committed: Committed) -> None:
+def table_change_record(change: AppliedChange) -> None:
     """Inside a table change (registered with `tables.dispatch`): keep the moderation record of
     the staff actions it logged, and give a renamed seat's messages its new name."""
-    table = committed.table
-    for event in committed.events:
+    table = change.table
+    for event in change.events:
         if event.kind == "moderated":
             data = event.data
             ModerationAction.objects.create(
@@ -184,17 +183,3 @@ def message_author_mute(*, message_id: int, reason: str, actor: Any) -> ChatMute
         address="" if message.seat_number is not None else message.address,
         reason=reason, actor=actor,
     )
-
-
-# --- Presence ------------------------------------------------------------------------------
-
-
-def presence_join(*, table: Table, seat_number: int | None, channel_name: str) -> None:
-    """A table page's socket opened (the admin counts the spectators watching now)."""
-    Presence.objects.update_or_create(
-        channel_name=channel_name, defaults={"table": table, "seat_number": seat_number}
-    )
-
-
-def presence_leave(*, channel_name: str) -> None:
-    Presence.objects.filter(channel_name=channel_name).delete()

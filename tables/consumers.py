@@ -15,11 +15,11 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from chat.publish import render_log
-from chat.services import presence_join, presence_leave
 from tables import resync
 from tables.identity import proven_seat
 from tables.models import Table
+from tables.page_parts import greeting_parts_html
+from tables.presence import presence_join, presence_leave
 from tables.publish import FRAGMENT_EVENT, viewer_html
 from tables.selectors import table_by_address
 
@@ -46,10 +46,11 @@ def _address_serves(table_id: int, code: str) -> bool:
 
 
 def _greeting(table: Table, seat_number: int | None, channel_name: str) -> tuple[int, str]:
-    """Presence, and the whole current table for this viewer (and the chat): (version, html)."""
+    """Presence, and the whole current table for this viewer (and what other apps add, as the
+    chat's log): (version, html)."""
     presence_join(table=table, seat_number=seat_number, channel_name=channel_name)
     version, html = viewer_html(table.pk, seat_number)
-    return version, html + render_log(table)
+    return version, html + greeting_parts_html(table)
 
 
 class TableConsumer(AsyncWebsocketConsumer):

@@ -1,4 +1,4 @@
-"""Tables, their seats and the append-only log of what happened at them.
+"""Tables, their seats, the append-only log of what happened at them, and who has them open.
 
 A table's game state lives in two JSON snapshots written by `tables.services` only: the match
 (totals, round number, dealer) and the current round (hands, stock, discard...). Both are
@@ -228,3 +228,15 @@ class PushSubscription(models.Model):
 
     def info(self) -> dict:
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+class Presence(models.Model):
+    """One open websocket on a table page (rows come and go with the connections)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    channel_name = models.CharField(max_length=200, unique=True)
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    connected_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.channel_name

@@ -29,7 +29,8 @@ from channels.layers import get_channel_layer
 
 from tables.models import Table, hash_secret
 from tables.render import render_board, render_panel
-from tables.selectors import TableSnapshot, round_summary
+from tables.selectors import round_summary
+from tables.snapshot import TableSnapshot
 
 logger = logging.getLogger(__name__)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django_tasks import task
@@ -21,9 +20,8 @@ from pywebpush import WebPushException, webpush
 
 import ocholoco
 from tables.models import PushSubscription, Seat, Table
-
-if TYPE_CHECKING:
-    from tables.dispatch import Committed
+from tables.presence import seat_has_table_open
+from tables.snapshot import AppliedChange
 
 logger = logging.getLogger(__name__)
 
@@ -52,22 +50,20 @@ def alert_text(table: Table, seat: Seat) -> dict[str, str]:
 
 
 def _should_alert(table: Table, seat: Seat) -> bool:
-    from chat.models import Presence
-
     if seat.plays_as_robot or not seat.secret_hash:
         return False
-    return not Presence.objects.filter(table=table, seat_number=seat.number).exists()
+    return not seat_has_table_open(table, seat.number)
 
 
-def turn_alert_schedule(committed: Committed) -> None:
+def turn_alert_schedule(change: AppliedChange) -> None:
     """Inside a change: a person whose turn began, and who asked for alerts, gets one."""
-    number = committed.turn_passed_to
+    number = change.turn_passed_to
     if number is None or not settings.VAPID_PRIVATE_KEY:
         return
-    seat = committed.snapshot.seats.get(number)
+    seat = change.snapshot.seats.get(number)
     if seat is None or seat.plays_as_robot or not seat.alerts:
         return
-    turn_alert.enqueue(table_id=committed.table.pk, seat_number=number, version=committed.version)
+    turn_alert.enqueue(table_id=change.table.pk, seat_number=number, version=change.version)
 
 
 @task()

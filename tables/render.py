@@ -12,7 +12,8 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from tables.models import Seat
-from tables.selectors import TableSnapshot, board_context, panel_context, round_summary
+from tables.selectors import board_context, panel_context, round_summary
+from tables.snapshot import TableSnapshot
 
 PAGE = "tables/table.html"
 

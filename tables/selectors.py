@@ -9,7 +9,6 @@ never given a card its viewer may not see.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q
@@ -18,6 +17,7 @@ from django.http import Http404
 import ocholoco
 from tables import clock
 from tables.models import Seat, Table, TableEvent, TableRound
+from tables.snapshot import TableSnapshot
 
 SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
@@ -71,27 +71,6 @@ def suit_info(suit: str) -> dict[str, str]:
         "name": ocholoco.SUIT_NAMES[suit],
         "suit_class": SUIT_CLASS[suit],
     }
-
-
-@dataclass
-class TableSnapshot:
-    """A table with its seats and decoded game state, loaded once per render."""
-
-    table: Table
-    seats: dict[int, Seat]
-    round: Any = None
-    match: Any = None
-
-    @classmethod
-    def load(cls, table: Table) -> TableSnapshot:
-        seats = {s.number: s for s in table.seats.all()}
-        round_state = ocholoco.from_json(table.round_state) if table.round_state else None
-        match = ocholoco.from_json(table.match_state) if table.match_state else None
-        return cls(table=table, seats=seats, round=round_state, match=match)
-
-    def player_of(self, seat_number: int) -> int | None:
-        seats = self.table.match_seats
-        return seats.index(seat_number) if seat_number in seats else None
 
 
 def _move_text(snapshot: TableSnapshot, event: ocholoco.Event) -> str:

@@ -25,10 +25,10 @@ from django.db import transaction
 
 import ocholoco
 from tables import clock
-from tables.dispatch import Committed, table_changed
+from tables.dispatch import table_changed
 from tables.models import Seat, Table, TableEvent, TableRound, hash_secret
 from tables.publish import table_revoke_watchers
-from tables.selectors import TableSnapshot
+from tables.snapshot import AppliedChange, TableSnapshot
 
 NAME_MAX = 24
 MODERATION_REASON_MAX = 200
@@ -106,7 +106,7 @@ def _changing(table_id: int) -> Iterator[Change]:
         # The turn just passed to a person: they may need an alert (one per turn).
         turn_passed_to = turn_after[1] if turn_after != turn_before else None
         table_changed(
-            Committed(
+            AppliedChange(
                 snapshot=TableSnapshot(
                     table=table, seats=change.seats, round=change.round, match=change.match
                 ),

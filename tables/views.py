@@ -20,16 +20,15 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 import ocholoco
-from chat.views import chat_column
 from tables import services
 from tables.errors import notice_fragment
 from tables.identity import SESSION_KEY, page_code, proven_seat, remember_seat, seat_secret
 from tables.limits import per_address
 from tables.models import Seat, Table, TableRound
+from tables.page_parts import page_parts_context
 from tables.publish import latest_frames
 from tables.render import render_for_viewer
 from tables.selectors import (
-    TableSnapshot,
     away_summary,
     card_info,
     finished_round,
@@ -42,6 +41,7 @@ from tables.selectors import (
     table_or_404,
     tables_of_browser,
 )
+from tables.snapshot import TableSnapshot
 
 DECKS = [
     ("clasica", "Clásica"),
@@ -286,7 +286,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "preset_keys": ocholoco.PRESETS.keys(),
             "limits": Table.TurnLimit.choices,
             "vapid_public_key": settings.VAPID_PUBLIC_KEY,
-            "chat": chat_column(request, table, seat),
+            **page_parts_context(request, table, seat),
         },
     )
 
