@@ -1,7 +1,7 @@
 """Tables in the Django admin, for moderation: who plays where, the move log, and actions.
 
 Staff only (the admin site asks for a staff login). Every action goes through a service in
-`tables.services` (closing a table, a robot for a person, a new name), or of the app that
+`tables.moderation` (closing a table, a robot for a person, a new name), or of the app that
 added it to a table's page (`seat_action_register`, `table_link_register`: the chat's mute and
 its messages), so it is checked, logged, versioned and published like a move, and recorded
 with its reason. The helpers the apps' admins share are here too (`ReadOnlyAdmin`, the reason
@@ -25,7 +25,8 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 import ocholoco
-from tables import services
+from tables import moderation
+from tables.errors import TableError
 from tables.models import Seat, Table, TableEvent
 
 
@@ -33,7 +34,7 @@ class ReasonActionForm(ActionForm):
     """The admin's action bar, with the reason every moderation action needs."""
 
     reason = forms.CharField(
-        label="Motivo", required=False, max_length=services.MODERATION_REASON_MAX
+        label="Motivo", required=False, max_length=moderation.MODERATION_REASON_MAX
     )
 
 
@@ -47,7 +48,7 @@ def moderate(
     for item in items:
         try:
             action(item, reason)
-        except services.TableError as refused:
+        except TableError as refused:
             modeladmin.message_user(request, f"{item}: {refused.message}", messages.ERROR)
         else:
             count += 1
@@ -180,7 +181,7 @@ class TableAdmin(ReadOnlyAdmin):
     def close(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         moderate(
             self, request, queryset, done="Mesas cerradas",
-            action=lambda table, reason: services.table_close(
+            action=lambda table, reason: moderation.table_close(
                 table_id=table.pk, reason=reason, actor=request.user
             ),
         )
@@ -219,13 +220,13 @@ class TableAdmin(ReadOnlyAdmin):
         try:
             match action:
                 case "close":
-                    services.table_close(table_id=table.pk, reason=reason, actor=actor)
+                    moderation.table_close(table_id=table.pk, reason=reason, actor=actor)
                 case "robot":
-                    services.seat_replace_with_robot(
+                    moderation.seat_replace_with_robot(
                         table_id=table.pk, number=number, reason=reason, actor=actor
                     )
                 case "rename":
-                    services.seat_rename(
+                    moderation.seat_rename(
                         table_id=table.pk, number=number, name=request.POST.get("name", ""),
                         reason=reason, actor=actor,
                     )
@@ -234,8 +235,8 @@ class TableAdmin(ReadOnlyAdmin):
                         table_id=table.pk, number=number, reason=reason, actor=actor
                     )
                 case _:
-                    raise services.TableError("Esa acción no existe.")
-        except services.TableError as refused:
+                    raise TableError("Esa acción no existe.")
+        except TableError as refused:
             self.message_user(request, refused.message, messages.ERROR)
         else:
             self.message_user(request, "Hecho.", messages.SUCCESS)

@@ -21,7 +21,7 @@ from tables.models import Table
 from tables.page_parts import greeting_parts_html
 from tables.presence import presence_join, presence_leave
 from tables.publish import FRAGMENT_EVENT, viewer_html
-from tables.selectors import table_by_address
+from tables.selectors import table_by_code
 
 REVOKED_HTML = (
     '<div id="notice" hx-swap-oob="true" class="notice" role="alert">'
@@ -30,18 +30,18 @@ REVOKED_HTML = (
 
 
 def _viewer(code: str, session) -> tuple[Table, int | None] | None:
-    """The table at `code` (either address) and the seat this browser proves there (None: a
-    watcher)."""
-    table = table_by_address(code)
+    """The table `code` leads to (its invitation or its players' code) and the seat this
+    browser proves there (None: a watcher)."""
+    table = table_by_code(code)
     if table is None:
         return None
     seat = proven_seat(session, table, table.seats.all())
     return table, seat.number if seat else None
 
 
-def _address_serves(table_id: int, code: str) -> bool:
-    """Whether `code` is still one of the table's addresses (the invitation may have changed)."""
-    table = table_by_address(code)
+def _code_serves(table_id: int, code: str) -> bool:
+    """Whether `code` still leads to the table (the invitation may have changed)."""
+    table = table_by_code(code)
     return table is not None and table.pk == table_id
 
 
@@ -107,8 +107,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_revoked(self, event: dict) -> None:
         """The invitation changed: a page that came by the old one stops (one that came by
-        the players' address, an ex-player's, goes on)."""
-        if await database_sync_to_async(_address_serves)(self.table_id, self.code):
+        the players' link, an ex-player's, goes on)."""
+        if await database_sync_to_async(_code_serves)(self.table_id, self.code):
             return
         resync.unwatch(self)
         for group in self.groups:

@@ -1,9 +1,11 @@
 """What a table change causes, in one place: read `table_changed` top to bottom.
 
-`tables.services` calls `table_changed` once per change, inside the change's transaction and
-still holding the table's lock, with the table as the change left it (seats and game state
-already decoded: nothing is read again). Two kinds of listeners plug in, registered by the
-apps that own them at start-up (their `AppConfig.ready`), so that `tables` never imports them:
+Every service (`tables.services`, `tables.moderation`) changes a table through
+`tables.changing.changing`, which calls `table_changed` once per change, inside the change's
+transaction and still holding the table's lock, with the table as the change left it (seats
+and game state already decoded: nothing is read again). Two kinds of listeners plug in,
+registered by the apps that own them at start-up (their `AppConfig.ready`), so that `tables`
+never imports them:
 
 - **Recorders** run inside the transaction: work that must commit or roll back with the
   change, and nothing slow. The robots enqueue their next turn (`bots`), the chat records
@@ -46,7 +48,7 @@ def frame_part_register(part: FramePart) -> FramePart:
 
 
 def table_changed(change: AppliedChange) -> None:
-    """Everything a table change causes. Called by `tables.services` inside the transaction."""
+    """Everything a table change causes. Called by `tables.changing` inside the transaction."""
     # 1. Inside the transaction: durable follow-ups (tasks, records), committed with the change.
     push.turn_alert_schedule(change)
     for record in _recorders:

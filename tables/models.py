@@ -42,7 +42,7 @@ class Table(models.Model):
 
     # The invitation link; the host can renew it, which makes the old link stop working.
     code = models.CharField("código", max_length=24, unique=True, default=new_table_code)
-    # The players' own address for the table: never renewed, so a seated player's open page
+    # The players' own link to the table: never renewed, so a seated player's open page
     # and its URL keep working when the invitation changes. Only seated browsers are given it.
     player_code = models.CharField(
         "dirección de los jugadores", max_length=24, unique=True, default=new_table_code
@@ -178,7 +178,7 @@ class TableEvent(models.Model):
 class TableRound(models.Model):
     """One round dealt at a table: its committed deal, where its moves start in the table's
     log, and how it ended. `reveal` is secret until the round is over (`finished`): only
-    `tables.selectors` reads it, and only then."""
+    `tables.round_history` reads it, and only then."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rounds")
     match_number = models.PositiveIntegerField("partida")  # 1, then 2 after REVANCHA...
