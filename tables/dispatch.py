@@ -9,7 +9,8 @@ never imports them:
 
 - **Recorders** run inside the transaction: work that must commit or roll back with the
   change, and nothing slow. The robots enqueue their next turn (`bots`), the chat records
-  moderation and renames (`chat`), `tables.push` enqueues a "te toca" alert.
+  moderation and renames (`chat`). Before them, `tables.push` (called by name: it is
+  `tables`' own) enqueues a "te toca" alert.
 - **Frame parts** run after the commit, while the frames are rendered: HTML that rides in
   every viewer's frame for this version (the chat's lines about the events).
 
