@@ -24,16 +24,16 @@ import ocholoco
 from bots.choose import choose
 from bots.dificil import DEFAULT_BUDGET
 from tables import clock, services
-from tables.dispatch import Committed
 from tables.models import Seat, Table
 from tables.selectors import table_at, tables_awaiting_turn, turn_due_in
+from tables.snapshot import AppliedChange
 
 # Behind by this many seconds or more, Difícil thinks for its shortest time.
 LATE_LIMIT = 0.25
 SHORTEST_BUDGET = 0.01
 
 
-def turn_schedule(committed: Committed) -> None:
+def turn_schedule(committed: AppliedChange) -> None:
     """Inside a change: enqueue the robots' next task if the table now waits on one."""
     due = turn_due_in(committed.snapshot, settings.ROBOT_DELAY)
     if due is not None:

@@ -1,4 +1,5 @@
-"""Chat moderation in the Django admin: messages, mutes and the record of every action.
+"""Chat moderation in the Django admin: messages, mutes and the record of every action, and
+on a table's admin page a link to its messages and a form to mute a seat.
 
 Nothing here writes to the database itself: every action calls a service (the same ones
 the game uses), which checks it, records who did it and why, and publishes it.
@@ -6,62 +7,23 @@ the game uses), which checks it, records who did it and why, and publishes it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import Any
 
-from django import forms
-from django.contrib import admin, messages
-from django.contrib.admin.helpers import ActionForm
+from django.contrib import admin
 from django.http import HttpRequest
+from django.urls import reverse
 
 from chat import services
 from chat.models import ChatMessage, ChatMute, ModerationAction
-from tables.services import TableError
-
-
-class ReasonActionForm(ActionForm):
-    """The admin's action bar, with the reason every moderation action needs."""
-
-    reason = forms.CharField(label="Motivo", required=False, max_length=services.REASON_MAX)
-
-
-def moderate(
-    modeladmin: admin.ModelAdmin, request: HttpRequest, items: Iterable[Any],
-    action: Callable[[Any, str], object], done: str,
-) -> None:
-    """Run a moderation service on each selected item and tell the moderator how it went."""
-    reason = request.POST.get("reason", "")
-    count = 0
-    for item in items:
-        try:
-            action(item, reason)
-        except TableError as refused:
-            modeladmin.message_user(request, f"{item}: {refused.message}", messages.ERROR)
-        else:
-            count += 1
-    if count:
-        modeladmin.message_user(request, f"{done}: {count}.", messages.SUCCESS)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows changed by the services only: no adding, editing or deleting by hand."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [f.name for f in self.model._meta.fields]
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        extra_context = {
-            **(extra_context or {}),
-            "show_save": False, "show_save_and_continue": False,
-            "show_save_and_add_another": False, "show_delete": False,
-        }
-        return super().changeform_view(request, object_id, form_url, extra_context)
+from tables.admin import (
+    ReadOnlyAdmin,
+    ReasonActionForm,
+    SeatAction,
+    TableLink,
+    moderate,
+    seat_action_register,
+    table_link_register,
+)
 
 
 class SpectatorFilter(admin.SimpleListFilter):
@@ -146,3 +108,15 @@ class ModerationActionAdmin(ReadOnlyAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+def _seat_mute(*, table_id: int, number: int, reason: str, actor: Any) -> object:
+    return services.chat_mute(table_id=table_id, seat_number=number, reason=reason, actor=actor)
+
+
+def _messages_url(table_id: int) -> str:
+    return f"{reverse('admin:chat_chatmessage_changelist')}?table__id__exact={table_id}"
+
+
+seat_action_register(SeatAction("mute", "Silenciar en el chat", _seat_mute))
+table_link_register(TableLink("Mensajes del chat de esta mesa", _messages_url))

@@ -6,9 +6,13 @@ class ChatConfig(AppConfig):
     verbose_name = "Chat"
 
     def ready(self) -> None:
-        from chat.publish import events_frame_part
+        from chat.publish import events_frame_part, render_log
         from chat.services import table_change_record
+        from chat.views import chat_column
         from tables.dispatch import frame_part_register, recorder_register
+        from tables.page_parts import PagePart, greeting_part_register, page_part_register
 
         recorder_register(table_change_record)
         frame_part_register(events_frame_part)
+        page_part_register(PagePart("chat", "chat/column.html", chat_column))
+        greeting_part_register(render_log)

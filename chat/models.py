@@ -1,4 +1,4 @@
-"""The table chat, who may write in it, who is watching, and what the moderators did.
+"""The table chat, who may write in it, and what the moderators did.
 
 The chat's history is its messages plus the table's own log (`tables.TableEvent`), merged by
 time when shown: the table's events are never copied here.
@@ -76,18 +76,6 @@ class ChatMute(models.Model):
     def __str__(self) -> str:
         who = f"lugar {self.seat_number + 1}" if self.seat_number is not None else "espectador"
         return f"{who} en {self.table}"
-
-
-class Presence(models.Model):
-    """One open websocket on a table page (rows come and go with the connections)."""
-
-    table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="presences")
-    channel_name = models.CharField(max_length=200, unique=True)
-    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    connected_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return self.channel_name
 
 
 class ModerationAction(models.Model):

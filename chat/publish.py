@@ -15,8 +15,8 @@ from django.template.loader import render_to_string
 from chat.models import ChatMessage
 from chat.selectors import Line, chat_history, event_lines, gate_text, message_line
 from tables import publish
-from tables.dispatch import Committed
 from tables.models import Table
+from tables.snapshot import AppliedChange
 
 COLUMN = "chat/column.html"
 
@@ -55,16 +55,16 @@ def spectators_gate_publish(table: Table) -> None:
     _send(table.watchers_group_name, render_gate(table, spectator=True))
 
 
-def events_frame_part(committed: Committed) -> str:
+def events_frame_part(change: AppliedChange) -> str:
     """The chat's part of every viewer's frame for a table change: the lines of its events."""
-    table, seats = committed.table, committed.snapshot.seats
-    if "renamed" in committed.kinds:
+    table, seats = change.table, change.snapshot.seats
+    if "renamed" in change.kinds:
         # Old messages and lines name the seat too: the whole log shows the new name.
         return render_log(table)
     html = ""
-    lines = event_lines(committed.events, seats)
+    lines = event_lines(change.events, seats)
     if lines:
         html += render_lines(lines)
-    if "closed" in committed.kinds:
+    if "closed" in change.kinds:
         html += render_gate(table, spectator=False)
     return html

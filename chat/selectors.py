@@ -11,7 +11,7 @@ from typing import Any
 
 from chat.models import ChatMessage, ChatMute, ChatSettings
 from tables.models import Seat, Table, TableEvent
-from tables.selectors import event_text as table_event_text
+from tables.narration import event_text as table_event_text
 
 HISTORY_LIMIT = 200
 # The table events the chat shows, in a quieter style (moves and deals are the board's).
@@ -68,11 +68,11 @@ def spectators_can_write(table: Table) -> bool:
     return chat_settings is None or chat_settings.spectators_can_write
 
 
-def is_muted(table: Table, *, seat_number: int | None, address: str) -> bool:
+def is_muted(table: Table, *, seat_number: int | None, address_key: str) -> bool:
     mutes = ChatMute.objects.filter(table=table)
     if seat_number is not None:
         return mutes.filter(seat_number=seat_number).exists()
-    return bool(address) and mutes.filter(address=address, seat_number=None).exists()
+    return bool(address_key) and mutes.filter(address=address_key, seat_number=None).exists()
 
 
 def gate_text(table: Table, *, spectator: bool) -> str:
@@ -87,13 +87,13 @@ def gate_text(table: Table, *, spectator: bool) -> str:
 
 
 def column_context(
-    table: Table, seat: Seat | None, *, address: str, spectator_name: str
+    table: Table, seat: Seat | None, *, address_key: str, spectator_name: str
 ) -> dict[str, Any]:
     """What one viewer's chat column shows: the history, and what they may do in it."""
     seats = {s.number: s for s in table.seats.all()}
     gate = gate_text(table, spectator=seat is None)
     if not gate and is_muted(
-        table, seat_number=seat.number if seat else None, address=address
+        table, seat_number=seat.number if seat else None, address_key=address_key
     ):
         gate = "La moderación te silenció en el chat de esta mesa."
     return {

@@ -1,6 +1,6 @@
-"""Every change to a table's chat: posting, the host's switch, moderation and presence.
+"""Every change to a table's chat: posting, the host's switch and moderation.
 
-A request that cannot be honoured raises `tables.services.TableError` with a message in
+A request that cannot be honoured raises `tables.errors.TableError` with a message in
 Spanish; nothing changes. What a change shows is published on commit (`chat.publish`).
 Moderation changes to the table itself (closing it, a seat's name or person) are table
 services, in `tables.services`; their record is kept here (`table_change_record`).
@@ -13,14 +13,16 @@ from typing import Any
 from django.db import transaction
 
 from chat import publish
-from chat.models import ChatMessage, ChatMute, ChatSettings, ModerationAction, Presence
+from chat.models import ChatMessage, ChatMute, ChatSettings, ModerationAction
 from chat.selectors import gate_text, is_muted
-from tables.dispatch import Committed
+from tables.changing import NAME_MAX
+from tables.errors import TableError
+from tables.identity import seat_by_secret
 from tables.models import Table
-from tables.services import MODERATION_REASON_MAX, NAME_MAX, TableError, moderation_reason
+from tables.moderation import moderation_reason
+from tables.snapshot import AppliedChange
 
 TEXT_MAX = 300
-REASON_MAX = MODERATION_REASON_MAX
 SPECTATOR_NAME = "Espectador"
 
 
@@ -46,28 +48,27 @@ def spectator_name(name: str) -> str:
 
 
 def message_post(
-    *, table_id: int, secret: str | None, address: str, text: str, name: str = ""
+    *, table_id: int, secret: str | None, address_key: str, text: str, name: str = ""
 ) -> ChatMessage:
     """A viewer writes in the table's chat: under their seat's name, or as a spectator.
 
-    `address` is the writer's hashed address (`tables.limits.address_key`): a spectator's
-    mute binds it. How often one may write is the view's limit (`chat.views`)."""
+    `address_key` is the writer's network address as a keyed hash
+    (`tables.limits.address_key`): a spectator's mute binds it. How often one may write is the
+    view's limit (`chat.views`)."""
     text = _clean_text(text)
     table = _table(table_id)
-    seat = next(
-        (s for s in table.seats.all() if secret and s.secret_matches(secret)), None
-    )
+    seat = seat_by_secret(table.seats.all(), secret)
     gate = gate_text(table, spectator=seat is None)
     if gate:
         raise TableError(gate)
-    if is_muted(table, seat_number=seat.number if seat else None, address=address):
+    if is_muted(table, seat_number=seat.number if seat else None, address_key=address_key):
         raise TableError("La moderación te silenció en el chat de esta mesa.")
     with transaction.atomic():
         message = ChatMessage.objects.create(
             table=table,
             seat_number=seat.number if seat else None,
             author_name=seat.name if seat else spectator_name(name),
-            address=address,
+            address=address_key,
             text=text,
         )
         transaction.on_commit(lambda: publish.message_publish(message))
@@ -79,8 +80,8 @@ def spectators_chat_set(*, table_id: int, secret: str | None, allowed: bool) -> 
     table = _table(table_id)
     if table.status in (Table.Status.CLOSED, Table.Status.ARCHIVED):
         raise TableError("Esta mesa ya no admite cambios.")
-    host = table.seats.filter(number=table.host_seat).first()
-    if host is None or not secret or not host.secret_matches(secret):
+    seat = seat_by_secret(table.seats.all(), secret)
+    if seat is None or seat.number != table.host_seat:
         raise TableError("Solo quien abrió la mesa puede hacer eso.")
     with transaction.atomic():
         ChatSettings.objects.update_or_create(
@@ -89,11 +90,11 @@ def spectators_chat_set(*, table_id: int, secret: str | None, allowed: bool) -> 
         transaction.on_commit(lambda: publish.spectators_gate_publish(table))
 
 
-def table_change_record(committed: Committed) -> None:
+def table_change_record(change: AppliedChange) -> None:
     """Inside a table change (registered with `tables.dispatch`): keep the moderation record of
     the staff actions it logged, and give a renamed seat's messages its new name."""
-    table = committed.table
-    for event in committed.events:
+    table = change.table
+    for event in change.events:
         if event.kind == "moderated":
             data = event.data
             ModerationAction.objects.create(
@@ -139,27 +140,30 @@ def message_hide(*, message_id: int, hidden: bool, reason: str, actor: Any) -> C
 
 
 def chat_mute(
-    *, table_id: int, seat_number: int | None, address: str = "", reason: str, actor: Any
+    *, table_id: int, seat_number: int | None, address_key: str = "", reason: str, actor: Any
 ) -> ChatMute:
-    """Silence a seat, or a spectator's address, in one table's chat."""
+    """Silence a seat, or a spectator's address (`address_key`: its keyed hash), in one table's
+    chat."""
     table = _table(table_id)
     if seat_number is not None:
         seat = table.seats.filter(number=seat_number).first()
         if seat is None:
             raise TableError("Ese lugar no existe.")
-        target, address = str(seat), ""
-    elif address:
-        target = f"un espectador (dirección {address[:8]}…)"
+        target, address_key = str(seat), ""
+    elif address_key:
+        target = f"un espectador (dirección {address_key[:8]}…)"
     else:
         raise TableError("Elige a quién silenciar.")
-    if is_muted(table, seat_number=seat_number, address=address):
+    if is_muted(table, seat_number=seat_number, address_key=address_key):
         raise TableError("Ya está silenciado en esta mesa.")
     with transaction.atomic():
         moderation_record(
             actor=actor, kind=ModerationAction.Kind.MUTE, table=table, target=target,
             reason=reason,
         )
-        return ChatMute.objects.create(table=table, seat_number=seat_number, address=address)
+        return ChatMute.objects.create(
+            table=table, seat_number=seat_number, address=address_key
+        )
 
 
 def chat_unmute(*, mute_id: int, reason: str, actor: Any) -> None:
@@ -181,20 +185,6 @@ def message_author_mute(*, message_id: int, reason: str, actor: Any) -> ChatMute
         raise TableError("Ese mensaje no existe.")
     return chat_mute(
         table_id=message.table_id, seat_number=message.seat_number,
-        address="" if message.seat_number is not None else message.address,
+        address_key="" if message.seat_number is not None else message.address,
         reason=reason, actor=actor,
     )
-
-
-# --- Presence ------------------------------------------------------------------------------
-
-
-def presence_join(*, table: Table, seat_number: int | None, channel_name: str) -> None:
-    """A table page's socket opened (the admin counts the spectators watching now)."""
-    Presence.objects.update_or_create(
-        channel_name=channel_name, defaults={"table": table, "seat_number": seat_number}
-    )
-
-
-def presence_leave(*, channel_name: str) -> None:
-    Presence.objects.filter(channel_name=channel_name).delete()

@@ -23,20 +23,20 @@ from django.views.decorators.http import require_POST
 
 from chat import services
 from chat.selectors import column_context, spectators_can_write
+from tables.errors import TableError
 from tables.identity import page_code, proven_seat, seat_secret
 from tables.limits import REFUSALS, address_key, client_network, over_limit
 from tables.models import Seat, Table
 from tables.selectors import table_or_404
-from tables.services import TableError
 
 NAME_KEY = "chat_name"
 
 
 def chat_column(request: HttpRequest, table: Table, seat: Seat | None) -> dict[str, Any]:
-    """The `chat` context of the table page."""
+    """One viewer's chat column: the table page's `chat` part (registered in `chat.apps`)."""
     return column_context(
         table, seat,
-        address=address_key(request),
+        address_key=address_key(request),
         spectator_name=request.session.get(NAME_KEY, ""),
     )
 
@@ -83,7 +83,7 @@ def message_post(request: HttpRequest, code: str) -> HttpResponse:
     name = request.POST.get("name", "")
     try:
         services.message_post(
-            table_id=table.pk, secret=secret, address=address_key(request),
+            table_id=table.pk, secret=secret, address_key=address_key(request),
             text=request.POST.get("text", ""), name=name,
         )
     except TableError as refused:

@@ -265,7 +265,7 @@ RATE_LIMITS = {
     "admin_login": os.environ.get("RATE_ADMIN_LOGIN", "5/5m"),
 }
 RATELIMIT_IP_META_KEY = "tables.limits.client_address"
-RATELIMIT_VIEW = "tables.errors.too_many_requests"
+RATELIMIT_VIEW = "tables.error_pages.too_many_requests"
 
 # The cache the limits count in: Redis when REDIS_URL is set (atomic increments, shared by
 # every process); otherwise a table in the database, shared by every process that uses it.
@@ -295,4 +295,4 @@ SILENCED_SYSTEM_CHECKS = [
 ]
 
 # Error answers in Spanish: a CSRF failure says what happened (and htmx renews the token).
-CSRF_FAILURE_VIEW = "tables.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "tables.error_pages.csrf_failure"

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Runs every test. In CI (CI=true) the suite runs on PostgreSQL and Redis (the machine's
-# services), then the non-browser tests again on the embedded default (SQLite, in memory).
+# Checks the code (ruff, the import contracts) and runs every test. In CI (CI=true) the suite
+# runs on PostgreSQL and Redis (the machine's services), then the non-browser tests again on
+# the embedded default (SQLite, in memory).
 # Elsewhere it runs on whatever DATABASE_URL / REDIS_URL say (SQLite and memory if unset).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh dev
 export PYTHONDONTWRITEBYTECODE=1
 .venv/bin/ruff check .
+.venv/bin/lint-imports  # the import contracts in pyproject.toml: layers, a pure engine, no cycles
 if [ "${CI:-}" = "true" ]; then
   export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ocholoco}"
   export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"

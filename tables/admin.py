@@ -1,15 +1,22 @@
 """Tables in the Django admin, for moderation: who plays where, the move log, and actions.
 
 Staff only (the admin site asks for a staff login). Every action goes through a service in
-`tables.services` (closing a table, a robot for a person, a new name) or `chat.services`, so
-it is checked, logged, versioned and published like a move, and recorded with its reason.
+`tables.moderation` (closing a table, a robot for a person, a new name), or of the app that
+added it to a table's page (`seat_action_register`, `table_link_register`: the chat's mute and
+its messages), so it is checked, logged, versioned and published like a move, and recorded
+with its reason. The helpers the apps' admins share are here too (`ReadOnlyAdmin`, the reason
+in the action bar, `moderate`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -18,10 +25,88 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 import ocholoco
-from chat import services as chat_services
-from chat.admin import ReadOnlyAdmin, ReasonActionForm, moderate
-from tables import services
+from tables import moderation
+from tables.errors import TableError
 from tables.models import Seat, Table, TableEvent
+
+
+class ReasonActionForm(ActionForm):
+    """The admin's action bar, with the reason every moderation action needs."""
+
+    reason = forms.CharField(
+        label="Motivo", required=False, max_length=moderation.MODERATION_REASON_MAX
+    )
+
+
+def moderate(
+    modeladmin: admin.ModelAdmin, request: HttpRequest, items: Iterable[Any],
+    action: Callable[[Any, str], object], done: str,
+) -> None:
+    """Run a moderation service on each selected item and tell the moderator how it went."""
+    reason = request.POST.get("reason", "")
+    count = 0
+    for item in items:
+        try:
+            action(item, reason)
+        except TableError as refused:
+            modeladmin.message_user(request, f"{item}: {refused.message}", messages.ERROR)
+        else:
+            count += 1
+    if count:
+        modeladmin.message_user(request, f"{done}: {count}.", messages.SUCCESS)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows changed by the services only: no adding, editing or deleting by hand."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [f.name for f in self.model._meta.fields]
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        extra_context = {
+            **(extra_context or {}),
+            "show_save": False, "show_save_and_continue": False,
+            "show_save_and_add_another": False, "show_delete": False,
+        }
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+
+@dataclass(frozen=True)
+class SeatAction:
+    """A moderation form another app adds to each person's seat on a table's admin page."""
+
+    name: str  # the form's `action`
+    label: str  # its button
+    run: Callable[..., object]  # run(table_id=, number=, reason=, actor=): a service
+
+
+@dataclass(frozen=True)
+class TableLink:
+    """A link another app adds to a table's admin page (the table's chat messages)."""
+
+    label: str
+    url: Callable[[int], str]  # the table's id -> the URL
+
+
+_seat_actions: dict[str, SeatAction] = {}
+_table_links: list[TableLink] = []
+
+
+def seat_action_register(action: SeatAction) -> SeatAction:
+    _seat_actions[action.name] = action
+    return action
+
+
+def table_link_register(link: TableLink) -> TableLink:
+    if link not in _table_links:
+        _table_links.append(link)
+    return link
 
 
 class SeatInline(admin.TabularInline):
@@ -96,7 +181,7 @@ class TableAdmin(ReadOnlyAdmin):
     def close(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         moderate(
             self, request, queryset, done="Mesas cerradas",
-            action=lambda table, reason: services.table_close(
+            action=lambda table, reason: moderation.table_close(
                 table_id=table.pk, reason=reason, actor=request.user
             ),
         )
@@ -109,43 +194,49 @@ class TableAdmin(ReadOnlyAdmin):
         ]
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        extra_context = {**(extra_context or {}), "moderation_url": None, "chat_url": None}
+        extra_context = {
+            **(extra_context or {}), "moderation_url": None, "table_links": [],
+            "seat_actions": list(_seat_actions.values()),
+        }
         if object_id:
             extra_context["moderation_url"] = reverse(
                 "admin:tables_table_moderate", args=[object_id]
             )
-            chat_url = reverse("admin:chat_chatmessage_changelist")
-            extra_context["chat_url"] = f"{chat_url}?table__id__exact={object_id}"
+            extra_context["table_links"] = [
+                (link.label, link.url(int(object_id))) for link in _table_links
+            ]
         return super().changeform_view(request, object_id, form_url, extra_context)
 
     def moderate_view(self, request: HttpRequest, table_id: int) -> HttpResponse:
-        """One of the table page's moderation forms: close, robot, rename or mute a seat."""
+        """One of the table page's moderation forms: close, robot, rename, or one of the seat
+        actions other apps added (mute a seat in the chat)."""
         table = get_object_or_404(Table, pk=table_id)
         if not self.has_change_permission(request, table):
             raise PermissionDenied
         reason, actor = request.POST.get("reason", ""), request.user
         number = request.POST.get("number", "")
         number = int(number) if number.isdigit() else -1
+        action = request.POST.get("action")
         try:
-            match request.POST.get("action"):
+            match action:
                 case "close":
-                    services.table_close(table_id=table.pk, reason=reason, actor=actor)
+                    moderation.table_close(table_id=table.pk, reason=reason, actor=actor)
                 case "robot":
-                    services.seat_replace_with_robot(
+                    moderation.seat_replace_with_robot(
                         table_id=table.pk, number=number, reason=reason, actor=actor
                     )
                 case "rename":
-                    services.seat_rename(
+                    moderation.seat_rename(
                         table_id=table.pk, number=number, name=request.POST.get("name", ""),
                         reason=reason, actor=actor,
                     )
-                case "mute":
-                    chat_services.chat_mute(
-                        table_id=table.pk, seat_number=number, reason=reason, actor=actor
+                case _ if action in _seat_actions:
+                    _seat_actions[action].run(
+                        table_id=table.pk, number=number, reason=reason, actor=actor
                     )
                 case _:
-                    raise services.TableError("Esa acción no existe.")
-        except services.TableError as refused:
+                    raise TableError("Esa acción no existe.")
+        except TableError as refused:
             self.message_user(request, refused.message, messages.ERROR)
         else:
             self.message_user(request, "Hecho.", messages.SUCCESS)

@@ -15,13 +15,13 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from chat.publish import render_log
-from chat.services import presence_join, presence_leave
 from tables import resync
 from tables.identity import proven_seat
 from tables.models import Table
+from tables.page_parts import greeting_parts_html
+from tables.presence import presence_join, presence_leave
 from tables.publish import FRAGMENT_EVENT, viewer_html
-from tables.selectors import table_by_address
+from tables.selectors import table_by_code
 
 REVOKED_HTML = (
     '<div id="notice" hx-swap-oob="true" class="notice" role="alert">'
@@ -30,26 +30,27 @@ REVOKED_HTML = (
 
 
 def _viewer(code: str, session) -> tuple[Table, int | None] | None:
-    """The table at `code` (either address) and the seat this browser proves there (None: a
-    watcher)."""
-    table = table_by_address(code)
+    """The table `code` leads to (its invitation or its players' code) and the seat this
+    browser proves there (None: a watcher)."""
+    table = table_by_code(code)
     if table is None:
         return None
     seat = proven_seat(session, table, table.seats.all())
     return table, seat.number if seat else None
 
 
-def _address_serves(table_id: int, code: str) -> bool:
-    """Whether `code` is still one of the table's addresses (the invitation may have changed)."""
-    table = table_by_address(code)
+def _code_serves(table_id: int, code: str) -> bool:
+    """Whether `code` still leads to the table (the invitation may have changed)."""
+    table = table_by_code(code)
     return table is not None and table.pk == table_id
 
 
 def _greeting(table: Table, seat_number: int | None, channel_name: str) -> tuple[int, str]:
-    """Presence, and the whole current table for this viewer (and the chat): (version, html)."""
+    """Presence, and the whole current table for this viewer (and what other apps add, as the
+    chat's log): (version, html)."""
     presence_join(table=table, seat_number=seat_number, channel_name=channel_name)
     version, html = viewer_html(table.pk, seat_number)
-    return version, html + render_log(table)
+    return version, html + greeting_parts_html(table)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -106,8 +107,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_revoked(self, event: dict) -> None:
         """The invitation changed: a page that came by the old one stops (one that came by
-        the players' address, an ex-player's, goes on)."""
-        if await database_sync_to_async(_address_serves)(self.table_id, self.code):
+        the players' link, an ex-player's, goes on)."""
+        if await database_sync_to_async(_code_serves)(self.table_id, self.code):
             return
         resync.unwatch(self)
         for group in self.groups:

@@ -1,13 +1,16 @@
 """What a table change causes, in one place: read `table_changed` top to bottom.
 
-`tables.services` calls `table_changed` once per change, inside the change's transaction and
-still holding the table's lock, with the table as the change left it (seats and game state
-already decoded: nothing is read again). Two kinds of listeners plug in, registered by the
-apps that own them at start-up (their `AppConfig.ready`), so that `tables` never imports them:
+Every service (`tables.services`, `tables.moderation`) changes a table through
+`tables.changing.changing`, which calls `table_changed` once per change, inside the change's
+transaction and still holding the table's lock, with the table as the change left it (seats
+and game state already decoded: nothing is read again). Two kinds of listeners plug in,
+registered by the apps that own them at start-up (their `AppConfig.ready`), so that `tables`
+never imports them:
 
 - **Recorders** run inside the transaction: work that must commit or roll back with the
   change, and nothing slow. The robots enqueue their next turn (`bots`), the chat records
-  moderation and renames (`chat`), `tables.push` enqueues a "te toca" alert.
+  moderation and renames (`chat`). Before them, `tables.push` (called by name: it is
+  `tables`' own) enqueues a "te toca" alert.
 - **Frame parts** run after the commit, while the frames are rendered: HTML that rides in
   every viewer's frame for this version (the chat's lines about the events).
 
@@ -18,39 +21,14 @@ seat's panel, the watchers' panel, plus the frame parts) and sends one frame per
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from django.db import transaction
 
 from tables import publish, push
-from tables.models import TableEvent
-from tables.selectors import TableSnapshot
+from tables.snapshot import AppliedChange
 
-
-@dataclass(frozen=True)
-class Committed:
-    """One table change: the table after it, the events it logged, whose turn began."""
-
-    snapshot: TableSnapshot
-    events: list[TableEvent]
-    # A person whose turn began with this change (their seat number), for alerts.
-    turn_passed_to: int | None = None
-    kinds: frozenset[str] = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kinds", frozenset(e.kind for e in self.events))
-
-    @property
-    def table(self):
-        return self.snapshot.table
-
-    @property
-    def version(self) -> int:
-        return self.snapshot.table.version
-
-
-Recorder = Callable[[Committed], None]
-FramePart = Callable[[Committed], str]
+Recorder = Callable[[AppliedChange], None]
+FramePart = Callable[[AppliedChange], str]
 
 _recorders: list[Recorder] = []
 _frame_parts: list[FramePart] = []
@@ -70,18 +48,18 @@ def frame_part_register(part: FramePart) -> FramePart:
     return part
 
 
-def table_changed(committed: Committed) -> None:
-    """Everything a table change causes. Called by `tables.services` inside the transaction."""
+def table_changed(change: AppliedChange) -> None:
+    """Everything a table change causes. Called by `tables.changing` inside the transaction."""
     # 1. Inside the transaction: durable follow-ups (tasks, records), committed with the change.
-    push.turn_alert_schedule(committed)
+    push.turn_alert_schedule(change)
     for record in _recorders:
-        record(committed)
+        record(change)
     # 2. After the commit: one frame per audience, rendered once, sent to every viewer. A
     # failure there (a bug, Redis down) is logged, never undoes nor fails the committed change:
     # the pages catch up by themselves (`tables.resync`).
-    transaction.on_commit(lambda: _publish(committed), robust=True)
+    transaction.on_commit(lambda: _publish(change), robust=True)
 
 
-def _publish(committed: Committed) -> None:
-    extra = "".join(part(committed) for part in _frame_parts)
-    publish.table_publish(committed.snapshot, extra_html=extra)
+def _publish(change: AppliedChange) -> None:
+    extra = "".join(part(change) for part in _frame_parts)
+    publish.table_publish(change.snapshot, extra_html=extra)

@@ -30,17 +30,23 @@ def remember_seat(session: MutableMapping[str, Any], table: Table, secret: str) 
     session[SESSION_KEY] = seats
 
 
-def proven_seat(
-    session: MutableMapping[str, Any], table: Table, seats: Iterable[Seat]
-) -> Seat | None:
-    """The seat of `table` this browser proves, if any (a seat whose person left proves none)."""
-    secret = seat_secret(session, table)
+def seat_by_secret(seats: Iterable[Seat], secret: str | None) -> Seat | None:
+    """The seat among `seats` whose secret is `secret`, if any: the one way a secret finds its
+    seat (a seat whose person left has no secret; no secret finds no seat)."""
     if not secret:
         return None
     return next((s for s in seats if s.secret_matches(secret)), None)
 
 
+def proven_seat(
+    session: MutableMapping[str, Any], table: Table, seats: Iterable[Seat]
+) -> Seat | None:
+    """The seat of `table` this browser proves, if any (a seat whose person left proves none)."""
+    return seat_by_secret(seats, seat_secret(session, table))
+
+
 def page_code(session: MutableMapping[str, Any], table: Table, code: str) -> str:
-    """Where this browser's page of `table` lives: the players' own address when it proves a
-    seat there (a new invitation leaves it alone), else the address it came by (`code`)."""
+    """The code of the link this browser's page of `table` lives at: the players' own
+    (`player_code`) when it proves a seat there (a new invitation leaves it alone), else the
+    code it came by (`code`)."""
     return table.player_code if proven_seat(session, table, table.seats.all()) else code

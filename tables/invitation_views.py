@@ -23,8 +23,9 @@ from tables.linkpreview import is_link_preview
 from tables.models import Table
 from tables.preview import InvitationPreview, invitation_meta, invitation_preview
 from tables.preview_image import preview_png
-from tables.selectors import TableSnapshot, table_by_address
+from tables.selectors import table_by_code
 from tables.share import invitation_qr_svg
+from tables.snapshot import TableSnapshot
 
 # A person whose browser a user-agent list takes for a link preview follows the preview page's
 # link, which carries this: they get the table's own page.
@@ -52,7 +53,7 @@ def link_previews(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
 
 
 def invitation_preview_page(request: HttpRequest, code: str) -> HttpResponse:
-    table = table_by_address(code)
+    table = table_by_code(code)
     preview = _preview_of(table)
     context = {"meta": invitation_meta(request, table, code, preview), "preview": preview,
                "person": PERSON, "found": table is not None}

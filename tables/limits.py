@@ -90,7 +90,7 @@ def over_limit(request: HttpRequest, group: str, key: str) -> bool:
 
 def per_address(group: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """A view whose POSTs count against the client address's budget for `group`; over it,
-    django-ratelimit's middleware answers with `tables.errors.too_many_requests`."""
+    django-ratelimit's middleware answers with `tables.error_pages.too_many_requests`."""
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         limited = ratelimit(group=group, key="ip", rate=_rate, method="POST")(view)

@@ -1,4 +1,4 @@
-"""Tables, their seats and the append-only log of what happened at them.
+"""Tables, their seats, the append-only log of what happened at them, and who has them open.
 
 A table's game state lives in two JSON snapshots written by `tables.services` only: the match
 (totals, round number, dealer) and the current round (hands, stock, discard...). Both are
@@ -42,7 +42,7 @@ class Table(models.Model):
 
     # The invitation link; the host can renew it, which makes the old link stop working.
     code = models.CharField("código", max_length=24, unique=True, default=new_table_code)
-    # The players' own address for the table: never renewed, so a seated player's open page
+    # The players' own link to the table: never renewed, so a seated player's open page
     # and its URL keep working when the invitation changes. Only seated browsers are given it.
     player_code = models.CharField(
         "dirección de los jugadores", max_length=24, unique=True, default=new_table_code
@@ -178,7 +178,7 @@ class TableEvent(models.Model):
 class TableRound(models.Model):
     """One round dealt at a table: its committed deal, where its moves start in the table's
     log, and how it ended. `reveal` is secret until the round is over (`finished`): only
-    `tables.selectors` reads it, and only then."""
+    `tables.round_history` reads it, and only then."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rounds")
     match_number = models.PositiveIntegerField("partida")  # 1, then 2 after REVANCHA...
@@ -228,3 +228,15 @@ class PushSubscription(models.Model):
 
     def info(self) -> dict:
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+class Presence(models.Model):
+    """One open websocket on a table page (rows come and go with the connections)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    channel_name = models.CharField(max_length=200, unique=True)
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    connected_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.channel_name

@@ -18,8 +18,9 @@ from dataclasses import asdict, dataclass
 from django.http import HttpRequest
 from django.urls import reverse
 
+from tables.contexts import board_context
 from tables.models import Table
-from tables.selectors import TableSnapshot, board_context
+from tables.snapshot import TableSnapshot
 
 # Bumped whenever the picture is drawn differently: every picture's address changes with it.
 DRAWING = 1

@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from tables.contexts import round_summary
 from tables.models import Table, hash_secret
 from tables.render import render_board, render_panel
-from tables.selectors import TableSnapshot, round_summary
+from tables.snapshot import TableSnapshot
 
 logger = logging.getLogger(__name__)
 

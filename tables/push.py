@@ -1,5 +1,7 @@
 """'Te toca' alerts by Web Push, for a person whose table is not open anywhere.
 
+"Avisarme cuando me toque" keeps the browser's push subscription for its seat
+(`push_subscribe`).
 When a change hands the turn to a person who asked for alerts, `turn_alert_schedule` enqueues
 the `turn_alert` task with the change (in its transaction). A task worker then sends one
 notification to each push subscription of that seat, unless by then the seat has the table
@@ -13,17 +15,19 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING
+from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django_tasks import task
 from pywebpush import WebPushException, webpush
 
 import ocholoco
+from tables.errors import TableError
+from tables.identity import seat_by_secret
 from tables.models import PushSubscription, Seat, Table
-
-if TYPE_CHECKING:
-    from tables.dispatch import Committed
+from tables.presence import seat_has_table_open
+from tables.snapshot import AppliedChange
 
 logger = logging.getLogger(__name__)
 
@@ -47,27 +51,50 @@ def alert_text(table: Table, seat: Seat) -> dict[str, str]:
                 last, lambda player: seats[table.match_seats[player]].name
             )
             body = f"{said}: te toca."
-    url = f"/mesa/{table.player_code}/"  # the players' own address: a new invitation keeps it
+    url = f"/mesa/{table.player_code}/"  # the players' own link: a new invitation keeps it
     return {"title": title, "body": body, "url": url, "tag": f"mesa-{table.pk}"}
 
 
 def _should_alert(table: Table, seat: Seat) -> bool:
-    from chat.models import Presence
-
     if seat.plays_as_robot or not seat.secret_hash:
         return False
-    return not Presence.objects.filter(table=table, seat_number=seat.number).exists()
+    return not seat_has_table_open(table, seat.number)
 
 
-def turn_alert_schedule(committed: Committed) -> None:
+def push_subscribe(*, table_id: int, secret: str | None, subscription: dict[str, Any]) -> None:
+    """'Avisarme cuando me toque': keep this browser's Web Push subscription for its seat."""
+    try:
+        endpoint = str(subscription["endpoint"])
+        p256dh = str(subscription["keys"]["p256dh"])
+        auth = str(subscription["keys"]["auth"])
+    except (KeyError, TypeError):
+        raise TableError("No se pudo activar los avisos: suscripción no válida.") from None
+    if not endpoint.startswith(("https://", "http://")) or len(endpoint) > 1000:
+        raise TableError("No se pudo activar los avisos: suscripción no válida.")
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            raise TableError("Esa mesa no existe.")
+        seat = seat_by_secret(table.seats.all(), secret)
+        if seat is None:
+            raise TableError("No tienes un lugar en esta mesa.")
+        PushSubscription.objects.update_or_create(
+            seat=seat, endpoint=endpoint, defaults={"p256dh": p256dh, "auth": auth}
+        )
+        if not seat.alerts:
+            seat.alerts = True
+            seat.save(update_fields=["alerts"])
+
+
+def turn_alert_schedule(change: AppliedChange) -> None:
     """Inside a change: a person whose turn began, and who asked for alerts, gets one."""
-    number = committed.turn_passed_to
+    number = change.turn_passed_to
     if number is None or not settings.VAPID_PRIVATE_KEY:
         return
-    seat = committed.snapshot.seats.get(number)
+    seat = change.snapshot.seats.get(number)
     if seat is None or seat.plays_as_robot or not seat.alerts:
         return
-    turn_alert.enqueue(table_id=committed.table.pk, seat_number=number, version=committed.version)
+    turn_alert.enqueue(table_id=change.table.pk, seat_number=number, version=change.version)
 
 
 @task()

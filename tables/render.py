@@ -11,8 +11,9 @@ from typing import Any
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
+from tables.contexts import board_context, panel_context, round_summary
 from tables.models import Seat
-from tables.selectors import TableSnapshot, board_context, panel_context, round_summary
+from tables.snapshot import TableSnapshot
 
 PAGE = "tables/table.html"
 

@@ -11,38 +11,47 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from channels.db import database_sync_to_async
 
 from tables.models import Table
 from tables.publish import viewer_html
 
-if TYPE_CHECKING:
-    from tables.consumers import TableConsumer
-
 logger = logging.getLogger(__name__)
 
 INTERVAL = 0.5
 
-_watched: dict[int, set[TableConsumer]] = {}
+
+class OpenPage(Protocol):
+    """An open table page, as its socket's consumer (`tables.consumers`) keeps it."""
+
+    table_id: int
+    seat_number: int | None
+    version: int  # the newest version the page was sent
+    awaited: int | None  # a newer version it was behind at the last look
+
+    async def send(self, text_data: str) -> None: ...
+
+
+_watched: dict[int, set[OpenPage]] = {}
 _running: set[asyncio.AbstractEventLoop] = set()
 
 
-def watch(consumer: TableConsumer) -> None:
-    _watched.setdefault(consumer.table_id, set()).add(consumer)
-    consumer.awaited = None
+def watch(page: OpenPage) -> None:
+    _watched.setdefault(page.table_id, set()).add(page)
+    page.awaited = None
     loop = asyncio.get_running_loop()
     if loop not in _running:
         _running.add(loop)
         loop.create_task(_keep_watching())
 
 
-def unwatch(consumer: TableConsumer) -> None:
-    consumers = _watched.get(getattr(consumer, "table_id", None), set())
-    consumers.discard(consumer)
-    if not consumers:
-        _watched.pop(getattr(consumer, "table_id", None), None)
+def unwatch(page: OpenPage) -> None:
+    pages = _watched.get(getattr(page, "table_id", None), set())
+    pages.discard(page)
+    if not pages:
+        _watched.pop(getattr(page, "table_id", None), None)
 
 
 def _versions(table_ids: list[int]) -> dict[int, int]:
@@ -63,17 +72,17 @@ async def _catch_up() -> None:
         return
     versions = await database_sync_to_async(_versions)(list(_watched))
     for table_id, version in versions.items():
-        for consumer in list(_watched.get(table_id, ())):
-            missed = consumer.awaited is not None and consumer.version < consumer.awaited
+        for page in list(_watched.get(table_id, ())):
+            missed = page.awaited is not None and page.version < page.awaited
             if missed:  # a version committed a whole interval ago never reached the page
-                await _resend(consumer)
+                await _resend(page)
             # Behind now may be a push on its way: look again next time.
-            consumer.awaited = version if consumer.version < version else None
+            page.awaited = version if page.version < version else None
 
 
-async def _resend(consumer: TableConsumer) -> None:
+async def _resend(page: OpenPage) -> None:
     version, html = await database_sync_to_async(viewer_html)(
-        consumer.table_id, consumer.seat_number
+        page.table_id, page.seat_number
     )
-    consumer.version = max(consumer.version, version)
-    await consumer.send(text_data=html)
+    page.version = max(page.version, version)
+    await page.send(text_data=html)

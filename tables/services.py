@@ -1,10 +1,12 @@
-"""Every change to a table: one function per change, each a complete unit of work.
+"""Every change to a table by its players, its robots and its housekeeping: one function per
+change, each a complete unit of work (staff actions are `tables.moderation`).
 
-Each service locks the table row (`select_for_update`) for its whole transaction, checks who
-is acting and what they ask for, applies it (the rules come from `ocholoco`), saves the new
-snapshots, appends the events to the table's log, bumps the table's version and hands the
-changed table to `tables.dispatch`, the one place that says what follows (a robot's next turn,
-alerts, the pushes once committed). This module knows no listener.
+Each service runs inside `tables.changing.changing`: it locks the table row
+(`select_for_update`) for its whole transaction, checks who is acting and what they ask for,
+applies it (the rules come from `ocholoco`); then the new snapshots are saved, the events
+appended to the table's log, the table's version bumped and the applied change handed to
+`tables.dispatch`, the one place that says what follows (a robot's next turn, alerts, the
+pushes once committed). This module knows no listener.
 
 A request that cannot be honoured raises `TableError` with a message in Spanish for the
 player; the transaction rolls back, so nothing changes.
@@ -12,12 +14,9 @@ player; the transaction rolls back, so nothing changes.
 
 from __future__ import annotations
 
-import copy
 import random
 import secrets
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -25,128 +24,23 @@ from django.db import transaction
 
 import ocholoco
 from tables import clock
-from tables.dispatch import Committed, table_changed
+from tables.changing import (
+    Change,
+    acting_host,
+    acting_seat,
+    changing,
+    check_name_free,
+    check_version,
+    clean_name,
+    host_passes_on,
+    seat_to_robot,
+)
+from tables.errors import TableError
+from tables.identity import seat_by_secret
 from tables.models import Seat, Table, TableEvent, TableRound, hash_secret
 from tables.publish import table_revoke_watchers
-from tables.selectors import TableSnapshot
 
-NAME_MAX = 24
-MODERATION_REASON_MAX = 200
 ROBOT_NAMES = ["Robotina", "Chispa", "Tuerca", "Pixel", "Bit", "Cobre", "Dínamo", "Voltio"]
-
-
-class TableError(Exception):
-    """A request the table refuses; the message is for the player, in Spanish."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-@dataclass
-class Change:
-    """What one service call does to its locked table, collected and then saved at once.
-
-    The game state is decoded once, when the table is locked; a service that changes it sets
-    `round` / `match` (and the table's JSON) so that nothing is decoded twice.
-    """
-
-    table: Table
-    seats: dict[int, Seat]
-    round: ocholoco.Round | None = None
-    match: ocholoco.Match | None = None
-    events: list[tuple[str, int | None, dict[str, Any]]] = field(default_factory=list)
-
-    def log(self, kind: str, seat: int | None = None, **data: Any) -> None:
-        self.events.append((kind, seat, data))
-
-    def turn_key(self) -> tuple[str, int | None]:
-        """Whose turn it is, as far as the turn limit is concerned (status, seat to move)."""
-        table = self.table
-        if table.status != Table.Status.PLAYING or self.round is None:
-            return (table.status, None)
-        return (table.status, table.match_seats[self.round.turn])
-
-
-@contextmanager
-def _changing(table_id: int) -> Iterator[Change]:
-    """Lock the table, let the caller change it, then save, log and dispatch what follows.
-
-    Locks the table's row (`select_for_update`) for the whole transaction.
-    """
-    with transaction.atomic():
-        try:
-            table = Table.objects.select_for_update().get(pk=table_id)
-        except Table.DoesNotExist:
-            raise TableError("Esa mesa no existe.") from None
-        if table.status == Table.Status.CLOSED:
-            raise TableError("Esta mesa está cerrada.")
-        if table.status == Table.Status.ARCHIVED:
-            raise TableError("Esta mesa está archivada: se puede mirar, pero ya no se juega.")
-        snapshot = TableSnapshot.load(table)
-        change = Change(
-            table=table, seats=snapshot.seats, round=snapshot.round, match=snapshot.match
-        )
-        before = _field_values(table)
-        turn_before = change.turn_key()
-        yield change
-        if not change.events:
-            return
-        turn_after = change.turn_key()
-        if turn_after != turn_before or not table.turn_deadline:
-            _set_turn_deadline(change)
-        table.version += 1
-        # Only what the change changed is written (a move: the round, the version, the times).
-        now = _field_values(table)
-        table.save(update_fields=[name for name, value in now.items() if value != before[name]])
-        events = TableEvent.objects.bulk_create(
-            TableEvent(table=table, version=table.version, kind=kind, seat=seat, data=data)
-            for kind, seat, data in change.events
-        )
-        # The turn just passed to a person: they may need an alert (one per turn).
-        turn_passed_to = turn_after[1] if turn_after != turn_before else None
-        table_changed(
-            Committed(
-                snapshot=TableSnapshot(
-                    table=table, seats=change.seats, round=change.round, match=change.match
-                ),
-                events=events,
-                turn_passed_to=turn_passed_to,
-            )
-        )
-
-
-def _field_values(table: Table) -> dict[str, Any]:
-    """The table's stored fields as they are now (`updated_at` always counts as changed). A
-    service replaces a JSON value (`round_state = to_json(...)`), never edits it in place."""
-    values = {
-        field.attname: copy.copy(getattr(table, field.attname))
-        for field in Table._meta.concrete_fields
-        if not field.primary_key
-    }
-    values["updated_at"] = object()
-    return values
-
-
-def _set_turn_deadline(change: Change) -> None:
-    """A new turn for a person starts their time; robots and other states have none."""
-    table = change.table
-    _, number = change.turn_key()
-    person = number is not None and not change.seats[number].plays_as_robot
-    table.turn_deadline = (
-        clock.now() + timedelta(seconds=table.turn_limit)
-        if person and table.turn_limit
-        else None
-    )
-
-
-def _clean_name(name: str) -> str:
-    name = " ".join((name or "").split())
-    if not name:
-        raise TableError("Escribe tu nombre.")
-    if len(name) > NAME_MAX:
-        raise TableError(f"El nombre puede tener hasta {NAME_MAX} caracteres.")
-    return name
 
 
 def _rules(key: str) -> ocholoco.RuleSet:
@@ -156,39 +50,11 @@ def _rules(key: str) -> ocholoco.RuleSet:
         raise TableError("Esas reglas no existen.") from None
 
 
-def _acting_seat(change: Change, secret: str | None) -> Seat:
-    """The seat this browser proves with its secret, or a refusal."""
-    if secret:
-        for seat in change.seats.values():
-            if seat.secret_matches(secret):
-                return seat
-    raise TableError("No tienes un lugar en esta mesa.")
-
-
-def _acting_host(change: Change, secret: str | None) -> Seat:
-    seat = _acting_seat(change, secret)
-    if seat.number != change.table.host_seat:
-        raise TableError("Solo quien abrió la mesa puede hacer eso.")
-    return seat
-
-
-def _check_version(change: Change, version: int | None) -> None:
-    if version is not None and version > change.table.version:
-        raise TableError("Esa versión de la mesa no existe. Recarga la página y vuelve a probar.")
-    if version is not None and version != change.table.version:
-        raise TableError("La mesa cambió mientras elegías. Mira de nuevo y vuelve a intentarlo.")
-
-
 def _free_number(change: Change) -> int:
     for number in range(change.table.seat_count):
         if number not in change.seats:
             return number
     raise TableError("La mesa está completa.")
-
-
-def _check_name_free(change: Change, name: str) -> None:
-    if any(s.name.casefold() == name.casefold() for s in change.seats.values()):
-        raise TableError("Ya hay alguien con ese nombre en la mesa.")
 
 
 def _new_secret() -> tuple[str, str]:
@@ -225,7 +91,7 @@ def table_open(
     `rules_key` names a preset; with `custom_rules` (house rules) it is the custom set's key.
     """
     rules = house_rules(custom_rules) if custom_rules is not None else _rules(rules_key)
-    name = _clean_name(host_name)
+    name = clean_name(host_name)
     turn_limit = _turn_limit(turn_limit)
     secret, secret_hash = _new_secret()
     with transaction.atomic():
@@ -247,9 +113,9 @@ def seat_claim(
 
     `invitation` is the code the visitor came by: only the table's current invitation seats
     anyone (checked under the lock, so a link renewed a moment ago seats nobody)."""
-    name = _clean_name(name)
-    with _changing(table_id) as change:
-        if secret and any(s.secret_matches(secret) for s in change.seats.values()):
+    name = clean_name(name)
+    with changing(table_id) as change:
+        if seat_by_secret(change.seats.values(), secret) is not None:
             raise TableError("Ya tienes un lugar en esta mesa.")
         if change.table.status != Table.Status.LOBBY:
             raise TableError("La partida ya empezó: puedes mirarla.")
@@ -257,7 +123,7 @@ def seat_claim(
             raise TableError(
                 "Para sentarte hace falta el enlace de invitación: pídeselo a quien abrió la mesa."
             )
-        _check_name_free(change, name)
+        check_name_free(change, name)
         number = _free_number(change)
         new_secret, secret_hash = _new_secret()
         seat = change.seats[number] = Seat.objects.create(
@@ -273,8 +139,8 @@ def seat_add_robot(
     """AGREGAR ROBOT: the host puts a robot in a free seat before the match starts."""
     if level not in Seat.Level.values:
         raise TableError("Ese nivel de robot no existe.")
-    with _changing(table_id) as change:
-        _acting_host(change, secret)
+    with changing(table_id) as change:
+        acting_host(change, secret)
         if change.table.status != Table.Status.LOBBY:
             raise TableError("Los robots se agregan antes de empezar la partida.")
         if number is None:
@@ -294,8 +160,8 @@ def seat_add_robot(
 
 def seat_remove_robot(*, table_id: int, secret: str | None, number: int) -> None:
     """The host takes a robot out of its seat before the match starts."""
-    with _changing(table_id) as change:
-        _acting_host(change, secret)
+    with changing(table_id) as change:
+        acting_host(change, secret)
         if change.table.status != Table.Status.LOBBY:
             raise TableError("La partida ya empezó.")
         seat = change.seats.get(number)
@@ -308,8 +174,8 @@ def seat_remove_robot(*, table_id: int, secret: str | None, number: int) -> None
 
 def table_renew_link(*, table_id: int, secret: str | None) -> Table:
     """The host makes a fresh invitation link; the old one stops working."""
-    with _changing(table_id) as change:
-        _acting_host(change, secret)
+    with changing(table_id) as change:
+        acting_host(change, secret)
         change.table.code = Table._meta.get_field("code").default()
         change.log("link_renewed")
         table_id = change.table.pk
@@ -367,9 +233,9 @@ def _round_over(
 
 def match_start(*, table_id: int, secret: str | None, version: int | None = None) -> None:
     """EMPEZAR LA PARTIDA: the host starts with whoever is seated; empty seats are left out."""
-    with _changing(table_id) as change:
-        _acting_host(change, secret)
-        _check_version(change, version)
+    with changing(table_id) as change:
+        acting_host(change, secret)
+        check_version(change, version)
         table = change.table
         if table.status != Table.Status.LOBBY:
             raise TableError("La partida ya empezó.")
@@ -385,9 +251,9 @@ def match_start(*, table_id: int, secret: str | None, version: int | None = None
 
 def round_next(*, table_id: int, secret: str | None, version: int | None = None) -> None:
     """SIGUIENTE RONDA: any seated person deals the next round after one ended."""
-    with _changing(table_id) as change:
-        _acting_seat(change, secret)
-        _check_version(change, version)
+    with changing(table_id) as change:
+        acting_seat(change, secret)
+        check_version(change, version)
         if change.table.status != Table.Status.ROUND_OVER:
             raise TableError("La ronda todavía no terminó.")
         _deal(change, change.match)
@@ -395,9 +261,9 @@ def round_next(*, table_id: int, secret: str | None, version: int | None = None)
 
 def match_rematch(*, table_id: int, secret: str | None, version: int | None = None) -> None:
     """REVANCHA: the same table and seats play a new match, scores back at 0."""
-    with _changing(table_id) as change:
-        _acting_seat(change, secret)
-        _check_version(change, version)
+    with changing(table_id) as change:
+        acting_seat(change, secret)
+        check_version(change, version)
         if change.table.status != Table.Status.MATCH_OVER:
             raise TableError("La partida todavía no terminó.")
         change.log("rematch", None)
@@ -453,13 +319,13 @@ def table_play_move(
         parsed = ocholoco.parse_move(move)
     except (ValueError, KeyError):
         raise TableError("Esa jugada no existe.") from None
-    with _changing(table_id) as change:
-        seat = _acting_seat(change, secret)
+    with changing(table_id) as change:
+        seat = acting_seat(change, secret)
         if seat.abandoned:
             raise TableError("Dejaste esta partida: un robot juega tu lugar.")
         if seat.away:
             raise TableError("Un robot juega tu lugar: toca VOLVER A JUGAR para seguir tú.")
-        _check_version(change, version)
+        check_version(change, version)
         _apply(change, seat, parsed)
         _save_round(change)
         if seat.timeouts_in_row:
@@ -478,7 +344,7 @@ def turn_play_for(
     someone moved, the time was given back) changes nothing. Returns whether it played.
     """
     try:
-        with _changing(table_id) as change:
+        with changing(table_id) as change:
             table = change.table
             if table.version != version or table.status != Table.Status.PLAYING:
                 return False
@@ -510,7 +376,7 @@ def turn_play_for(
 
 def round_deal_for_robots(*, table_id: int, version: int) -> bool:
     """Robots play on: at a table where only robots are left, deal the round that follows."""
-    with _changing(table_id) as change:
+    with changing(table_id) as change:
         table = change.table
         if table.version != version or table.status != Table.Status.ROUND_OVER:
             return False
@@ -522,8 +388,8 @@ def round_deal_for_robots(*, table_id: int, version: int) -> bool:
 
 def seat_come_back(*, table_id: int, secret: str | None) -> None:
     """VOLVER A JUGAR: the person takes their seat back from the robot that kept it."""
-    with _changing(table_id) as change:
-        seat = _acting_seat(change, secret)
+    with changing(table_id) as change:
+        seat = acting_seat(change, secret)
         if not seat.away:
             raise TableError("Ya estás jugando tú.")
         seat.away = False
@@ -535,8 +401,8 @@ def seat_come_back(*, table_id: int, secret: str | None) -> None:
 def table_set_turn_limit(*, table_id: int, secret: str | None, seconds: int) -> None:
     """The host sets how long a person has for a turn (from the next turn on)."""
     seconds = _turn_limit(seconds)
-    with _changing(table_id) as change:
-        _acting_host(change, secret)
+    with changing(table_id) as change:
+        acting_host(change, secret)
         if change.table.turn_limit == seconds:
             return
         change.table.turn_limit = seconds
@@ -553,7 +419,7 @@ def tables_archive_stale() -> int:
     count = 0
     for table_id in stale.values_list("pk", flat=True):
         try:
-            with _changing(table_id) as change:
+            with changing(table_id) as change:
                 change.table.status = Table.Status.ARCHIVED
                 change.table.turn_deadline = None
                 change.log("archived", None)
@@ -563,142 +429,19 @@ def tables_archive_stale() -> int:
     return count
 
 
-def _seat_to_robot(change: Change, seat: Seat, event: str) -> None:
-    """A Normal robot plays `seat` for the rest of the match: its person's browser no longer
-    proves it; the name and the score stay. The host role passes on if it was theirs."""
-    seat.abandoned = True
-    seat.secret_hash = ""
-    seat.robot_level = Seat.Level.NORMAL
-    seat.save()
-    change.log(event, seat.number, name=seat.name)
-    _host_passes_on(change, seat)
-
-
 def seat_abandon(*, table_id: int, secret: str | None) -> None:
     """ABANDONAR: the person leaves the match; a robot plays the seat from now on.
 
     The seat keeps its name and score; the browser loses the seat and may watch. If the host
     leaves, the host role passes to the next person in seat order.
     """
-    with _changing(table_id) as change:
-        seat = _acting_seat(change, secret)
+    with changing(table_id) as change:
+        seat = acting_seat(change, secret)
         table = change.table
         if table.status == Table.Status.LOBBY:
             seat.delete()
             change.log("left", seat.number, name=seat.name)
             del change.seats[seat.number]
-            _host_passes_on(change, seat)
+            host_passes_on(change, seat)
         else:
-            _seat_to_robot(change, seat, "abandoned")
-
-
-# --- Moderation ----------------------------------------------------------------------------
-# Staff actions from the Django admin. They change the table through `_changing`, like a move:
-# locked, logged, versioned and published the same way. Each one also logs a "moderated"
-# event (who, what, why), which the moderation record (`chat`) keeps, in the same transaction.
-
-
-def moderation_reason(*, actor: Any, reason: str) -> str:
-    """A staff member's reason for a moderation action, tidied; or a refusal."""
-    reason = " ".join((reason or "").split())
-    if not reason:
-        raise TableError("Escribe el motivo.")
-    if len(reason) > MODERATION_REASON_MAX:
-        raise TableError(f"El motivo puede tener hasta {MODERATION_REASON_MAX} caracteres.")
-    if actor is None or not actor.is_staff:
-        raise TableError("Solo la moderación puede hacer eso.")
-    return reason
-
-
-def _moderated(change: Change, action: str, *, actor: Any, reason: str, target: str) -> str:
-    reason = moderation_reason(actor=actor, reason=reason)
-    change.log("moderated", None, action=action, actor=actor.pk, target=target[:200], reason=reason)
-    return reason
-
-
-def _moderated_seat(change: Change, number: int) -> Seat:
-    seat = change.seats.get(number)
-    if seat is None:
-        raise TableError("En ese lugar no hay nadie.")
-    return seat
-
-
-def _host_passes_on(change: Change, seat: Seat) -> None:
-    """If `seat` was the host's, the next person after it in seat order becomes the host."""
-    table = change.table
-    if seat.number != table.host_seat:
-        return
-    people = sorted(
-        (s.number for s in change.seats.values() if not s.plays_as_robot),
-        key=lambda number: (number - seat.number) % table.seat_count,
-    )
-    if people:
-        table.host_seat = people[0]
-        change.log("host_changed", people[0])
-
-
-def table_close(*, table_id: int, reason: str, actor: Any) -> None:
-    """Close the table for good: it stays visible, read-only, with the reason."""
-    with _changing(table_id) as change:
-        table = change.table
-        reason = _moderated(change, "close", actor=actor, reason=reason, target=str(table))
-        table.status = Table.Status.CLOSED
-        table.closed_reason = reason
-        change.log("closed", None, reason=reason)
-
-
-def seat_replace_with_robot(*, table_id: int, number: int, reason: str, actor: Any) -> None:
-    """A robot plays the seat from now on, as if its person had left (name and score stay)."""
-    with _changing(table_id) as change:
-        seat = _moderated_seat(change, number)
-        if seat.plays_as_robot:
-            raise TableError("En ese lugar ya juega un robot.")
-        _moderated(change, "replace", actor=actor, reason=reason, target=str(seat))
-        _seat_to_robot(change, seat, "replaced_by_robot")
-
-
-def seat_rename(*, table_id: int, number: int, name: str, reason: str, actor: Any) -> None:
-    """Give a seat another name (an offensive one); its chat messages show the new one."""
-    name = _clean_name(name)
-    with _changing(table_id) as change:
-        seat = _moderated_seat(change, number)
-        if seat.name == name:
-            raise TableError("Ese ya es su nombre.")
-        if seat.name.casefold() != name.casefold():  # else only the capitals change
-            _check_name_free(change, name)
-        old = seat.name
-        target = f"Lugar {number + 1}: «{old}» → «{name}»"
-        _moderated(change, "rename", actor=actor, reason=reason, target=target)
-        seat.name = name
-        seat.save()
-        change.log("renamed", number, old=old, new=name)
-
-
-# --- Alerts ------------------------------------------------------------------------------
-
-
-def push_subscribe(*, table_id: int, secret: str | None, subscription: dict[str, Any]) -> None:
-    """'Avisarme cuando me toque': keep this browser's Web Push subscription for its seat."""
-    from tables.models import PushSubscription
-
-    try:
-        endpoint = str(subscription["endpoint"])
-        p256dh = str(subscription["keys"]["p256dh"])
-        auth = str(subscription["keys"]["auth"])
-    except (KeyError, TypeError):
-        raise TableError("No se pudo activar los avisos: suscripción no válida.") from None
-    if not endpoint.startswith(("https://", "http://")) or len(endpoint) > 1000:
-        raise TableError("No se pudo activar los avisos: suscripción no válida.")
-    with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
-        if table is None:
-            raise TableError("Esa mesa no existe.")
-        seat = next((s for s in table.seats.all() if secret and s.secret_matches(secret)), None)
-        if seat is None:
-            raise TableError("No tienes un lugar en esta mesa.")
-        PushSubscription.objects.update_or_create(
-            seat=seat, endpoint=endpoint, defaults={"p256dh": p256dh, "auth": auth}
-        )
-        if not seat.alerts:
-            seat.alerts = True
-            seat.save(update_fields=["alerts"])
+            seat_to_robot(change, seat, "abandoned")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import errors, invitation_views, views
+from tables import error_pages, invitation_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,7 +10,7 @@ urlpatterns = [
     path("sw.js", views.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("baraja/", views.deck_choose, name="deck_choose"),
-    path("csrf/", errors.csrf_renew, name="csrf_renew"),
+    path("csrf/", error_pages.csrf_renew, name="csrf_renew"),
     path("volver/<str:secret>/", views.seat_return, name="seat_return"),
     path("mesa/<str:code>/", views.table_page, name="table"),
     path("mesa/<str:code>/sentarse/", views.seat_claim, name="seat_claim"),

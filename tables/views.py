@@ -20,30 +20,28 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 import ocholoco
-from chat.views import chat_column
-from tables import services
-from tables.errors import notice_fragment
+from tables import push, services
+from tables.card_display import card_info
+from tables.error_pages import notice_fragment
+from tables.errors import TableError
 from tables.identity import SESSION_KEY, page_code, proven_seat, remember_seat, seat_secret
 from tables.invitation_views import link_previews
 from tables.limits import per_address
 from tables.models import Seat, Table, TableRound
+from tables.narration import away_summary, round_log
+from tables.page_parts import page_parts_context
 from tables.preview import invitation_meta, invitation_preview
 from tables.publish import latest_frames
 from tables.render import render_for_viewer
-from tables.selectors import (
-    TableSnapshot,
-    away_summary,
-    card_info,
+from tables.round_history import (
     finished_round,
     round_fairness,
-    round_log,
     round_proof,
     round_replay,
-    table_by_address,
     table_history,
-    table_or_404,
-    tables_of_browser,
 )
+from tables.selectors import table_by_code, table_or_404, tables_of_browser
+from tables.snapshot import TableSnapshot
 
 DECKS = [
     ("clasica", "Clásica"),
@@ -189,7 +187,7 @@ ROUND_NOT_SHOWN = (
 
 def _finished_round(code: str, round_id: int) -> TableRound | None:
     """The finished round of the table with this link, or None (the page says why not)."""
-    table = table_by_address(code)
+    table = table_by_code(code)
     return finished_round(table, round_id) if table is not None else None
 
 
@@ -207,7 +205,7 @@ def round_replay_page(request: HttpRequest, code: str, round_id: int) -> HttpRes
     if step is not None and step < 0:
         message = "Esa jugada no existe: las jugadas se cuentan desde 0, el reparto."
         return render(request, "tables/missing.html", {"message": message}, status=400)
-    context = {**round_replay(record, step or 0), "deck": _deck(request), "address": code}
+    context = {**round_replay(record, step or 0), "deck": _deck(request), "code": code}
     if request.htmx:
         return render(request, "tables/replay.html#frame", context)
     return render(request, "tables/replay.html", context)
@@ -219,18 +217,18 @@ def round_fairness_page(request: HttpRequest, code: str, round_id: int) -> HttpR
     record = _finished_round(code, round_id)
     if record is None:
         return _round_not_shown(request)
-    context = {**round_fairness(record), "deck": _deck(request), "address": code}
+    context = {**round_fairness(record), "deck": _deck(request), "code": code}
     return render(request, "tables/fairness.html", context)
 
 
 @require_GET
 def table_history_page(request: HttpRequest, code: str) -> HttpResponse:
     """Every round of every match played at the table, with its winner, points and replay."""
-    table = table_by_address(code)
+    table = table_by_code(code)
     if table is None:
         return render(request, "tables/missing.html", status=404)
     context = {
-        "table": table, "matches": table_history(table), "deck": _deck(request), "address": code,
+        "table": table, "matches": table_history(table), "deck": _deck(request), "code": code,
     }
     return render(request, "tables/history.html", context)
 
@@ -245,7 +243,7 @@ def table_open(request: HttpRequest) -> HttpResponse:
             turn_limit=_int(request.POST.get("turn_limit")) or 0,
             custom_rules=_house_options(request.POST) if rules_key == HOUSE else None,
         )
-    except services.TableError as refused:
+    except TableError as refused:
         context = _home_context(
             request, error=refused.message, name=request.POST.get("name", "")[:100],
             chosen_rules=rules_key,
@@ -264,20 +262,20 @@ def _page_url(request: HttpRequest, table: Table, code: str) -> str:
 @require_GET
 @link_previews
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
-    table = table_by_address(code)
+    table = table_by_code(code)
     if table is None:
         return render(request, "tables/missing.html", status=404)
     snapshot = TableSnapshot.load(table)
     seat = proven_seat(request.session, table, snapshot.seats.values())
     if seat and code != table.player_code:
-        # A seated browser keeps the players' address, which a new invitation leaves alone.
+        # A seated browser keeps the players' link, which a new invitation leaves alone.
         return redirect("table", code=table.player_code)
     return render(
         request,
         "tables/table.html",
         {
             "table": table,
-            "address": code,
+            "code": code,
             "deck": _deck(request),
             "decks": DECKS,
             "preview_cards": DECK_PREVIEW,
@@ -289,7 +287,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "preset_keys": ocholoco.PRESETS.keys(),
             "limits": Table.TurnLimit.choices,
             "vapid_public_key": settings.VAPID_PUBLIC_KEY,
-            "chat": chat_column(request, table, seat),
+            **page_parts_context(request, table, seat),
             "meta": invitation_meta(request, table, code, invitation_preview(snapshot)),
         },
     )
@@ -299,7 +297,7 @@ def _answer(
     request: HttpRequest, table: Table, code: str, error: str | None = None, note: str = ""
 ) -> HttpResponse:
     """The acting viewer's fresh fragments (or the refusal, or a `note`), for htmx or a plain
-    form; without htmx, a redirect to the viewer's page (`code`: the address it came by).
+    form; without htmx, a redirect to the viewer's page (`code`: the link it came by).
 
     After a change, the frames its publication rendered are reused (`latest_frames`): the
     answer costs no second render. A table changed elsewhere is read and rendered here.
@@ -333,10 +331,10 @@ def _act(
     table = table_or_404(code)
     try:
         action(table, seat_secret(request.session, table))
-    except services.TableError as refused:
+    except TableError as refused:
         return _answer(request, table, code, refused.message)
     if reload and request.htmx:
-        # The page's address may change with the seat (the players' own, or the invitation).
+        # The page's link may change with the seat (the players' own, or the invitation).
         return HttpResponseClientRedirect(_page_url(request, table, code))
     return _answer(request, table, code)
 
@@ -401,11 +399,11 @@ def _posted_version(request: HttpRequest) -> int:
     """The table version the page showed, or a refusal that says what is wrong with it."""
     posted = request.POST.get("version", "").strip()
     if not posted:
-        raise services.TableError(
+        raise TableError(
             "Falta la versión de la mesa que viste. Recarga la página y vuelve a intentarlo."
         )
     if not posted.isascii() or not posted.isdigit() or len(posted) > VERSION_DIGITS:
-        raise services.TableError(
+        raise TableError(
             "La versión de la mesa enviada no es válida. Recarga la página y vuelve a intentarlo."
         )
     return int(posted)
@@ -482,7 +480,7 @@ def link_renew(request: HttpRequest, code: str) -> HttpResponse:
         table = services.table_renew_link(
             table_id=table.pk, secret=seat_secret(request.session, table)
         )
-    except services.TableError as refused:
+    except TableError as refused:
         return _answer(request, table, code, refused.message)
     note = "Listo: el enlace de invitación es nuevo y el anterior ya no sirve."
     if not request.htmx:
@@ -499,11 +497,11 @@ def push_subscribe(request: HttpRequest, code: str) -> HttpResponse:
     except ValueError:
         subscription = None
     try:
-        services.push_subscribe(
+        push.push_subscribe(
             table_id=table.pk, secret=seat_secret(request.session, table),
             subscription=subscription,
         )
-    except services.TableError as refused:
+    except TableError as refused:
         return JsonResponse({"error": refused.message}, status=400)
     return JsonResponse({"ok": True, "message": "Listo: te avisaremos cuando te toque."})
 
@@ -527,7 +525,7 @@ def seat_return(request: HttpRequest, secret: str) -> HttpResponse:
     """'Volver a mi lugar': this browser takes the seat the private link belongs to."""
     try:
         seat = services.seat_reclaim(secret=secret)
-    except services.TableError as refused:
+    except TableError as refused:
         return render(request, "tables/missing.html", {"message": refused.message}, status=404)
     remember_seat(request.session, seat.table, secret)
     return redirect("table", code=seat.table.player_code)

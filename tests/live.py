@@ -153,8 +153,8 @@ def set_round(
         f"t.match_state = json.loads({json.dumps(json.dumps(match_json))}); " if match_json else ""
     )
     script = (
-        "import json; from tables.selectors import table_by_address; "
-        f"t = table_by_address({code!r}); "
+        "import json; from tables.selectors import table_by_code; "
+        f"t = table_by_code({code!r}); "
         f"t.round_state = json.loads({json.dumps(json.dumps(round_json))}); "
         f"{match}t.version += 1; t.save()"
     )

@@ -1,8 +1,8 @@
 """`{% table_action "move_play" %}`: a table action's URL relative to the table's page.
 
-A table page posts to the address it was loaded from: the players' own address for a seated
-player, the invitation for everyone else. So the fragments, rendered once for many viewers,
-carry no address at all, and a seated player's page keeps working when the invitation changes.
+A table page posts to the link it was loaded from: the players' own link for a seated player,
+the invitation for everyone else. So the fragments, rendered once for many viewers, carry no
+table code at all, and a seated player's page keeps working when the invitation changes.
 """
 
 import functools

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from chat.models import ChatMessage, Presence
-from tables.models import TableEvent
+from chat.models import ChatMessage
+from tables.models import Presence, TableEvent
 from tests.realtime import connect, in_event_loop, received
 from tests.tables.helpers import Person, lobby, page, started
 

@@ -14,6 +14,7 @@ import pytest
 from django.db import connection
 
 from tables import services
+from tables.errors import TableError
 from tables.models import Seat, Table, TableEvent
 
 from .helpers import ANA_HAND, BETO_HAND, deal, robot_play, round_of
@@ -31,7 +32,7 @@ def at_once(*calls: Callable[[], object]) -> list[object]:
         try:
             barrier.wait()
             return call()
-        except services.TableError as refused:
+        except TableError as refused:
             return refused
         finally:
             connection.close()

@@ -17,7 +17,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 import ocholoco
-from tables import selectors
+from tables import round_history
 from tables.models import Table, TableRound
 
 from .helpers import Person, board, match_of, panel, round_of, started
@@ -170,7 +170,7 @@ def test_a_replay_ends_where_the_round_ended_and_shows_every_hand(
     record = TableRound.objects.get(table=table)
     end = round_of(table)
 
-    states = selectors._replayed(record)
+    states = round_history._replayed(record)
     assert states[-1] == end
     moves = table.events.filter(kind="move").count()
     assert len(states) == moves + 1
@@ -221,8 +221,8 @@ def test_no_replay_of_a_round_in_play_is_served_to_anyone():
             response = viewer.get(f"/mesa/{table.code}/{path}")
             assert response.status_code == 404
             assert record.reveal not in response.content.decode()
-    assert selectors.finished_round(table, record.pk) is None
-    assert selectors.round_proof(table) is None
+    assert round_history.finished_round(table, record.pk) is None
+    assert round_history.round_proof(table) is None
 
 
 def test_the_fairness_page_explains_the_check_and_gives_the_command(
@@ -235,7 +235,7 @@ def test_the_fairness_page_explains_the_check_and_gives_the_command(
 
     assert "¿Fue justo el reparto?" in html and record.commitment in html
     assert f"printf '%s' '{record.reveal}' | sha256sum" in html
-    dealt = selectors._replayed(record)[0]
+    dealt = round_history._replayed(record)[0]
     for hand in dealt.hands:
         assert all(f'data-card="{card}"' in html for card in hand)
     assert "Rebarajada" not in html  # classic rules never reshuffle
@@ -259,12 +259,12 @@ def test_a_reshuffle_is_ordered_by_the_committed_salt_and_the_fairness_page_show
             assert person.move(table, ocholoco.move_to_str(move)).status_code == 200
     play_to_the_end(table, people, rng, django_capture_on_commit_callbacks)
 
-    context = selectors.round_fairness(record)
+    context = round_history.round_fairness(record)
     first = context["reshuffles"][0]
     assert first["number"] == 1
     pile = [ocholoco.Card.parse(code) for code in first["pile"]]
     assert first["order"] == [str(c) for c in ocholoco.reshuffle_order(salt, 1, pile)]
-    states = selectors._replayed(record)
+    states = round_history._replayed(record)
     after = next(s for s in states if any(e.kind == "reshuffle" for e in s.history))
     drawn = [e.count for e in after.history if e.kind in ("draw", "penalty", "caught")][-1]
     assert [str(c) for c in after.stock] == first["order"][drawn:]
@@ -298,7 +298,7 @@ def test_the_history_lists_every_round_and_the_matches_before_a_rematch(
         (1, 1, True), (1, 2, True), (2, 1, False),
     ]  # fmt: skip
     table.refresh_from_db()
-    history = selectors.table_history(table)
+    history = round_history.table_history(table)
     assert [m["number"] for m in history] == [2, 1]
     assert history[0]["over"] is False and history[1]["over"] is True
     html = Person().get(f"/mesa/{table.code}/historial/").content.decode()

@@ -4,7 +4,7 @@ be exactly what the template renders for that state, never another state's marku
 from django.template.loader import render_to_string
 
 import ocholoco
-from tables.selectors import card_info, suit_info
+from tables.card_display import card_info, suit_info
 from tables.templatetags.hand_cards import hand_card
 
 

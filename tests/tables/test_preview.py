@@ -17,8 +17,8 @@ import ocholoco
 from tables import preview_image
 from tables.models import Seat
 from tables.preview import invitation_preview
-from tables.selectors import TableSnapshot
 from tables.share import QR_NAME
+from tables.snapshot import TableSnapshot
 
 from .helpers import ANA_HAND, BETO_HAND, Person, lobby, new_address, panel
 

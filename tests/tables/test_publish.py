@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tables import publish, render, services
+from tables.errors import TableError
 
 from .helpers import (
     ANA_HAND,
@@ -115,7 +116,7 @@ def test_a_refused_change_sends_nothing(three, sent, django_capture_on_commit_ca
     before = fingerprint(table)
     with (
         django_capture_on_commit_callbacks(execute=True) as callbacks,
-        pytest.raises(services.TableError),
+        pytest.raises(TableError),
     ):
         services.table_play_move(
             table_id=table.pk, secret=ana.secret(table), move="draw", version=table.version

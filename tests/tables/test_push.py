@@ -14,10 +14,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 import ocholoco
-from chat.models import Presence
 from tables import push
 from tables.management.commands.vapid_keys import new_keys
-from tables.models import PushSubscription
+from tables.models import Presence, PushSubscription
 
 from .helpers import Person, round_of, run_queued, started
 

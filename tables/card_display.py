@@ -1,0 +1,56 @@
+"""How cards look in a page: what a face-up card, a suit and a hand's layout give the
+templates. The markup is the same in every deck design: the stylesheet draws the pips and the
+figures from the card's rank and suit classes and the page's deck class."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import ocholoco
+
+SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def hand_grid(count: int) -> tuple[int, int, int, int]:
+    """How a hand is laid out: (columns, rows) on a phone, then (columns, rows) on a wider
+    screen. One row while it fits, then two; a phone takes a third row past 14 cards so that
+    no card gets too small to tap."""
+    count = max(count, 1)
+    narrow_rows = 1 if count <= 7 else 2 if count <= 14 else 3
+    wide_rows = 1 if count <= 10 else 2 if count <= 24 else 3
+    return -(-count // narrow_rows), narrow_rows, -(-count // wide_rows), wide_rows
+
+
+def card_info(card: ocholoco.Card, label: str | None = None) -> dict[str, str]:
+    """What a face-up card shows. `label` tells apart two copies of a card (two decks):
+    "10H" and "10H#2" in `data-card`. The markup is the same in every deck design: the
+    stylesheet draws the pips and the figures from the card's rank and suit classes and the
+    page's deck class."""
+    if card.is_joker:
+        return {
+            "code": label or str(card), "rank": "★", "suit": "", "symbol": "★",
+            "suit_class": "joker", "rank_class": "joker", "name": ocholoco.card_name(card),
+        }
+    return {
+        "code": label or str(card),
+        "rank": card.rank,
+        "suit": card.suit,
+        "symbol": ocholoco.SUIT_SYMBOLS[card.suit],
+        "suit_class": SUIT_CLASS[card.suit],
+        "rank_class": card.rank,
+        "name": ocholoco.card_name(card),
+    }
+
+
+def cards_info(cards: Sequence[ocholoco.Card]) -> list[dict[str, str]]:
+    labels = ocholoco.copy_labels(cards)
+    return [card_info(card, label) for card, label in zip(cards, labels, strict=True)]
+
+
+def suit_info(suit: str) -> dict[str, str]:
+    return {
+        "code": suit,
+        "symbol": ocholoco.SUIT_SYMBOLS[suit],
+        "name": ocholoco.SUIT_NAMES[suit],
+        "suit_class": SUIT_CLASS[suit],
+    }

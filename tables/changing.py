@@ -1,0 +1,187 @@
+"""The unit of work every table change goes through (`changing`), and the checks and steps the
+services share: who is acting, at which version, a name, a seat a robot takes over.
+
+`changing` locks the table row (`select_for_update`) for the whole transaction, loads the table
+once, lets the service change it, then saves only what changed, appends the events to the
+table's log, bumps the version and hands the applied change to `tables.dispatch`, the one place
+that says what follows. A refusal (`TableError`) rolls it all back.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+
+import ocholoco
+from tables import clock
+from tables.dispatch import table_changed
+from tables.errors import TableError
+from tables.identity import seat_by_secret
+from tables.models import Seat, Table, TableEvent
+from tables.snapshot import AppliedChange, TableSnapshot
+
+NAME_MAX = 24
+
+
+@dataclass
+class Change:
+    """What one service call does to its locked table, collected and then saved at once.
+
+    The game state is decoded once, when the table is locked; a service that changes it sets
+    `round` / `match` (and the table's JSON) so that nothing is decoded twice.
+    """
+
+    table: Table
+    seats: dict[int, Seat]
+    round: ocholoco.Round | None = None
+    match: ocholoco.Match | None = None
+    events: list[tuple[str, int | None, dict[str, Any]]] = field(default_factory=list)
+
+    def log(self, kind: str, seat: int | None = None, **data: Any) -> None:
+        self.events.append((kind, seat, data))
+
+    def turn_key(self) -> tuple[str, int | None]:
+        """Whose turn it is, as far as the turn limit is concerned (status, seat to move)."""
+        table = self.table
+        if table.status != Table.Status.PLAYING or self.round is None:
+            return (table.status, None)
+        return (table.status, table.match_seats[self.round.turn])
+
+
+@contextmanager
+def changing(table_id: int) -> Iterator[Change]:
+    """Lock the table, let the caller change it, then save, log and dispatch what follows.
+
+    Locks the table's row (`select_for_update`) for the whole transaction.
+    """
+    with transaction.atomic():
+        try:
+            table = Table.objects.select_for_update().get(pk=table_id)
+        except Table.DoesNotExist:
+            raise TableError("Esa mesa no existe.") from None
+        if table.status == Table.Status.CLOSED:
+            raise TableError("Esta mesa está cerrada.")
+        if table.status == Table.Status.ARCHIVED:
+            raise TableError("Esta mesa está archivada: se puede mirar, pero ya no se juega.")
+        snapshot = TableSnapshot.load(table)
+        change = Change(
+            table=table, seats=snapshot.seats, round=snapshot.round, match=snapshot.match
+        )
+        before = _field_values(table)
+        turn_before = change.turn_key()
+        yield change
+        if not change.events:
+            return
+        turn_after = change.turn_key()
+        if turn_after != turn_before or not table.turn_deadline:
+            _set_turn_deadline(change)
+        table.version += 1
+        # Only what the change changed is written (a move: the round, the version, the times).
+        now = _field_values(table)
+        table.save(update_fields=[name for name, value in now.items() if value != before[name]])
+        events = TableEvent.objects.bulk_create(
+            TableEvent(table=table, version=table.version, kind=kind, seat=seat, data=data)
+            for kind, seat, data in change.events
+        )
+        # The turn just passed to a person: they may need an alert (one per turn).
+        turn_passed_to = turn_after[1] if turn_after != turn_before else None
+        table_changed(
+            AppliedChange(
+                snapshot=TableSnapshot(
+                    table=table, seats=change.seats, round=change.round, match=change.match
+                ),
+                events=events,
+                turn_passed_to=turn_passed_to,
+            )
+        )
+
+
+def _field_values(table: Table) -> dict[str, Any]:
+    """The table's stored fields as they are now (`updated_at` always counts as changed). A
+    service replaces a JSON value (`round_state = to_json(...)`), never edits it in place."""
+    values = {
+        field.attname: copy.copy(getattr(table, field.attname))
+        for field in Table._meta.concrete_fields
+        if not field.primary_key
+    }
+    values["updated_at"] = object()
+    return values
+
+
+def _set_turn_deadline(change: Change) -> None:
+    """A new turn for a person starts their time; robots and other states have none."""
+    table = change.table
+    _, number = change.turn_key()
+    person = number is not None and not change.seats[number].plays_as_robot
+    table.turn_deadline = (
+        clock.now() + timedelta(seconds=table.turn_limit)
+        if person and table.turn_limit
+        else None
+    )
+
+
+def clean_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise TableError("Escribe tu nombre.")
+    if len(name) > NAME_MAX:
+        raise TableError(f"El nombre puede tener hasta {NAME_MAX} caracteres.")
+    return name
+
+
+def acting_seat(change: Change, secret: str | None) -> Seat:
+    """The seat this browser proves with its secret, or a refusal."""
+    seat = seat_by_secret(change.seats.values(), secret)
+    if seat is None:
+        raise TableError("No tienes un lugar en esta mesa.")
+    return seat
+
+
+def acting_host(change: Change, secret: str | None) -> Seat:
+    seat = acting_seat(change, secret)
+    if seat.number != change.table.host_seat:
+        raise TableError("Solo quien abrió la mesa puede hacer eso.")
+    return seat
+
+
+def check_version(change: Change, version: int | None) -> None:
+    if version is not None and version > change.table.version:
+        raise TableError("Esa versión de la mesa no existe. Recarga la página y vuelve a probar.")
+    if version is not None and version != change.table.version:
+        raise TableError("La mesa cambió mientras elegías. Mira de nuevo y vuelve a intentarlo.")
+
+
+def check_name_free(change: Change, name: str) -> None:
+    if any(s.name.casefold() == name.casefold() for s in change.seats.values()):
+        raise TableError("Ya hay alguien con ese nombre en la mesa.")
+
+
+def seat_to_robot(change: Change, seat: Seat, event: str) -> None:
+    """A Normal robot plays `seat` for the rest of the match: its person's browser no longer
+    proves it; the name and the score stay. The host role passes on if it was theirs."""
+    seat.abandoned = True
+    seat.secret_hash = ""
+    seat.robot_level = Seat.Level.NORMAL
+    seat.save()
+    change.log(event, seat.number, name=seat.name)
+    host_passes_on(change, seat)
+
+
+def host_passes_on(change: Change, seat: Seat) -> None:
+    """If `seat` was the host's, the next person after it in seat order becomes the host."""
+    table = change.table
+    if seat.number != table.host_seat:
+        return
+    people = sorted(
+        (s.number for s in change.seats.values() if not s.plays_as_robot),
+        key=lambda number: (number - seat.number) % table.seat_count,
+    )
+    if people:
+        table.host_seat = people[0]
+        change.log("host_changed", people[0])

@@ -1,0 +1,232 @@
+"""What each audience of a table may see, as plain template contexts: the public board, one
+seat's panel (or the watchers'), the summary of a round just over.
+
+There are three audiences (docs/architecture.md, "The flow of one move"): everyone (the public
+board), each seat (its hand and its buttons) and the watchers (people without a seat). What goes
+into a context is decided here, from the proven seat, before any template runs: a template is
+never given a card its viewer may not see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ocholoco
+from tables.card_display import card_info, cards_info, hand_grid, suit_info
+from tables.models import Seat, Table
+from tables.narration import names_joined
+from tables.round_history import round_proof
+from tables.snapshot import TableSnapshot
+
+
+def target_text(rules: ocholoco.RuleSet, target: int) -> str:
+    if rules.scoring == "penalty":
+        return f"la partida termina a {target} puntos y gana quien tenga menos"
+    return f"se gana con {target} puntos"
+
+
+
+def _move_text(snapshot: TableSnapshot, event: ocholoco.Event) -> str:
+    seats, order = snapshot.seats, snapshot.table.match_seats
+    return ocholoco.describe_event(event, lambda player: seats[order[player]].name)
+
+
+def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
+    """The public part: seats, counts, scores, top card, stock, direction, whose turn."""
+    table, state, match = snapshot.table, snapshot.round, snapshot.match
+    in_play = table.status == Table.Status.PLAYING
+    public = ocholoco.view_for(state, 0) if state is not None else None
+    players = []
+    for number in range(table.seat_count):
+        seat = snapshot.seats.get(number)
+        player = snapshot.player_of(number) if table.match_seats else None
+        entry: dict[str, Any] = {"number": number, "seat": seat, "in_match": player is not None}
+        if seat is not None:
+            entry.update(
+                name=seat.name,
+                is_host=number == table.host_seat,
+                is_robot=seat.plays_as_robot,
+                level=seat.get_robot_level_display() if seat.plays_as_robot else "",
+            )
+        if player is not None and public is not None:
+            count = public.hand_sizes[player]
+            entry.update(
+                count=count,
+                fan=range(min(count, 12)),
+                is_turn=in_play and public.turn == player,
+                score=match.totals[player] if match else 0,
+            )
+        players.append(entry)
+
+    context: dict[str, Any] = {
+        "table": table,
+        "version": table.version,
+        "rules": table.rules,
+        "players": players,
+        "status": table.status,
+        "deal_commitment": table.deal_commitment if state is not None else "",
+        "free_seats": table.seat_count - len(snapshot.seats),
+        # Five or more boxes on the board: the compact layout (lobby: every seat is shown).
+        "many_seats": (
+            table.seat_count if table.status == Table.Status.LOBBY else len(snapshot.seats)
+        ) > 4,
+    }
+    if public is not None:
+        history = list(public.history)
+        last = history[-1] if history else None
+        context.update(
+            last_kind=last.kind if last else "",
+            last_seat=table.match_seats[last.player] if last else "",
+            last_card=str(last.card) if last and last.card else "",
+            top=card_info(public.top),
+            active_suit=suit_info(public.active_suit) if public.active_suit else None,
+            suit_changed=public.active_suit is not None and public.active_suit != public.top.suit,
+            stock=public.stock_size,
+            direction=public.direction,
+            pending_draw=public.pending_draw,
+            deadline=table.turn_deadline.isoformat() if in_play and table.turn_deadline else "",
+            turn_name=(
+                snapshot.seats[table.match_seats[public.turn]].name if in_play else ""
+            ),
+            last_moves=[_move_text(snapshot, e) for e in history[-3:]][::-1],
+            match=match,
+            target_text=target_text(match.rules, match.target) if match else "",
+            # After a round ends the match already counts the next one; show the one just played.
+            round_number=match.round_number - (0 if in_play else 1) if match else 0,
+        )
+    return context
+
+
+def _outcome_text(rows: list[dict[str, Any]], *, blocked: bool, penalty: bool) -> str:
+    """Who won the round, what and why, in one or two sentences a first-timer can read."""
+    winners = [r for r in rows if r["round_winner"]]
+    names = names_joined([r["name"] for r in winners]) if winners else ""
+    plural = len(winners) > 1
+    if penalty:
+        how = "La mesa se bloqueó. " if blocked else f"{names} se quedó sin cartas. "
+        return how + (
+            "Cada uno se anota los puntos que le quedaron en la mano; al final gana quien"
+            " sume menos."
+        )
+    gained = " y ".join(f"+{r['gained']}" for r in winners)
+    if blocked:
+        least = winners[0]["hand_points"] if winners else 0
+        return (
+            f"La mesa se bloqueó: {names} tenía{'n' if plural else ''} la mano que menos vale"
+            f" ({least} punto{'s' if least != 1 else ''}) y cobra{'n' if plural else ''} a cada"
+            f" uno la diferencia con la suya: {gained}."
+        )
+    return (
+        f"{names} se quedó sin cartas y gana {gained}: la suma de lo que les quedó en la"
+        " mano a los demás."
+    )
+
+
+def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
+    """After a round: who won what and why, every hand left (now public) with its points,
+    the scoreboard and how far each player is from the target; after a match, its result."""
+    table, state, match = snapshot.table, snapshot.round, snapshot.match
+    if table.status not in (Table.Status.ROUND_OVER, Table.Status.MATCH_OVER) or state is None:
+        return None
+    hands = ocholoco.revealed_hands(state)
+    penalty = match.rules.scoring == "penalty"
+    rows = []
+    for player, number in enumerate(table.match_seats):
+        hand = cards_info(hands[player])
+        rows.append(
+            {
+                "name": snapshot.seats[number].name,
+                "hand": hand,
+                "hand_points": sum(ocholoco.card_points(match.rules, c) for c in hands[player]),
+                "gained": state.round_points[player],
+                "total": match.totals[player],
+                "to_go": max(0, match.target - match.totals[player]),
+                "round_winner": player in state.winners,
+                "winner": player in match.winners if match.finished else False,
+            }
+        )
+    winners = [r["name"] for r in rows if r["round_winner"]]
+    # The final standings: the best first (the lowest with penalty scoring).
+    standings = sorted(rows, key=lambda r: r["total"], reverse=not penalty)
+    return {
+        "rows": rows,
+        "standings": standings,
+        "blocked": state.blocked,
+        "round_winners": winners,
+        "outcome_text": _outcome_text(rows, blocked=state.blocked, penalty=penalty),
+        "match_over": match.finished,
+        "match_winners": (
+            names_joined([r["name"] for r in rows if r["winner"]]) if match.finished else ""
+        ),
+        "match_winners_count": sum(r["winner"] for r in rows),
+        "winners_total": standings[0]["total"],
+        "target": match.target,
+        "target_text": target_text(match.rules, match.target),
+        "penalty": penalty,
+        "proof": round_proof(table),
+    }
+
+
+def panel_context(
+    snapshot: TableSnapshot, seat: Seat | None, summary: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The private part for one seat (hand, buttons), or for the watchers if `seat` is None."""
+    table = snapshot.table
+    context: dict[str, Any] = {
+        "table": table,
+        "version": table.version,
+        "seat": seat,
+        "summary": summary,
+        "is_host": seat is not None and seat.number == table.host_seat,
+        "free_numbers": [n for n in range(table.seat_count) if n not in snapshot.seats],
+        "levels": Seat.Level.choices,
+        "seated_count": len(snapshot.seats),
+        "robots": [s for s in snapshot.seats.values() if s.is_robot],
+    }
+    player = snapshot.player_of(seat.number) if seat is not None else None
+    state = snapshot.round
+    if summary is not None and player is not None:
+        context["outcome"] = "won" if player in state.winners else "lost"
+    if player is None or state is None or table.status == Table.Status.LOBBY:
+        return context
+    view = ocholoco.view_for(state, player)
+    my_turn = table.status == Table.Status.PLAYING and view.turn == player
+    legal = ocholoco.legal_moves(state) if my_turn else []
+    plays: dict[str, list[Any]] = {}
+    draw = pass_ = catch = None
+    can_announce = False
+    for move in legal:
+        if isinstance(move, ocholoco.Play):
+            if move.announce:
+                can_announce = True  # the same plays, saying "¡Última carta!" (the checkbox)
+            else:
+                plays.setdefault(str(move.card), []).append(move)
+        elif isinstance(move, ocholoco.Draw):
+            draw = ocholoco.move_to_str(move)
+        elif isinstance(move, ocholoco.Pass):
+            pass_ = ocholoco.move_to_str(move)
+        elif isinstance(move, ocholoco.Catch):
+            catch = ocholoco.move_to_str(move)
+    hand = []
+    for info, card in zip(cards_info(view.hand), view.hand, strict=True):
+        moves = plays.get(str(card), [])
+        info["playable"] = bool(moves)
+        info["move"] = ocholoco.move_to_str(moves[0]) if moves else ""
+        info["suit_moves"] = [
+            {"suit": suit_info(m.suit), "move": ocholoco.move_to_str(m)} for m in moves if m.suit
+        ]
+        info["needs_suit"] = len(info["suit_moves"]) > 1
+        info["why_not"] = "" if moves or not my_turn else ocholoco.why_not_playable(state, card)
+        hand.append(info)
+    context.update(
+        hand=hand,
+        hand_grid=hand_grid(len(hand)),
+        my_turn=my_turn,
+        draw_move=draw,
+        pass_move=pass_,
+        catch_move=catch,
+        can_announce=can_announce,
+        pending_draw=view.pending_draw,
+        in_match=True,
+    )
+    return context

@@ -1,0 +1,155 @@
+"""The table's events told in Spanish: a sentence for each event of the log that is not a move
+(the chat's lines, "Mientras no estabas"), what happened while a page was away, and the whole
+public log of the round in course."""
+
+from __future__ import annotations
+
+import ocholoco
+from tables.models import Seat, Table, TableEvent
+from tables.snapshot import TableSnapshot
+
+
+def names_joined(items: list[str]) -> str:
+    """"Ana", "Ana y Beto", "Ana, Beto y Caro"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " y " + items[-1]
+
+
+def event_text(event: TableEvent, seats: dict[int, Seat]) -> str | None:
+    """One sentence for a table event that is not a move (the chat's lines, and "Mientras no
+    estabas"), or None for the events that tell nobody anything (a link renewed...)."""
+    data = event.data
+
+    def name_of(number: int | None) -> str:
+        seat = seats.get(number) if number is not None else None
+        # A seat's current name (a moderator may have changed an offensive one), unless the
+        # seat was taken again by someone else after the event.
+        if seat is not None and seat.created_at <= event.created_at:
+            return seat.name
+        return data.get("name") or "Alguien"
+
+    who = name_of(event.seat)
+    match event.kind:
+        case "opened":
+            return f"{who} abrió la mesa."
+        case "seated":
+            return f"{who} se sentó a la mesa."
+        case "robot_added":
+            return f"Se sumó {data.get('name', who)}, un robot."
+        case "robot_removed":
+            return f"Salió el robot {data.get('name', who)}."
+        case "left":
+            return f"{data.get('name', who)} se levantó de la mesa."
+        case "abandoned":
+            return f"{who} abandonó: un robot juega su lugar."
+        case "host_changed":
+            return f"Ahora {who} maneja la mesa."
+        case "match_started":
+            return "Empezó la partida."
+        case "round_started":
+            dealer = name_of(data.get("dealer"))
+            return f"Empezó la ronda {data.get('round', '')}: reparte {dealer}."
+        case "round_over":
+            points = {int(n): p for n, p in data.get("points", {}).items()}
+            blocked = "La mesa se bloqueó: " if data.get("blocked") else ""
+            if data.get("scoring") == "penalty":
+                added = ", ".join(f"{name_of(n)} +{p}" for n, p in sorted(points.items()) if p)
+                return f"{blocked}Fin de la ronda. Puntos en contra: {added or 'ninguno'}."
+            gained = {n: p for n, p in points.items() if p}
+            if not gained:
+                return f"{blocked}La ronda terminó sin puntos."
+            best = max(gained.values())
+            winners = names_joined([name_of(n) for n in sorted(gained) if gained[n] == best])
+            verb = "ganan" if len(gained) > 1 else "ganó"
+            return f"{blocked}{winners} {verb} la ronda con {best} punto{'s' if best != 1 else ''}."
+        case "match_over":
+            winners = [name_of(n) for n in data.get("winners", [])]
+            verb = "ganan" if len(winners) > 1 else "ganó"
+            if not winners:
+                return "Terminó la partida."
+            return f"¡{names_joined(winners)} {verb} la partida!"
+        case "rematch":
+            return "¡Revancha! Nueva partida en la misma mesa."
+        case "closed":
+            return f"La moderación cerró la mesa: {data.get('reason', '')}"
+        case "replaced_by_robot":
+            return f"La moderación puso un robot en el lugar de {who}."
+        case "renamed":
+            return f"La moderación cambió un nombre: ahora es {data.get('new', who)}."
+        case "timeout":
+            return f"A {who} se le acabó el tiempo: un robot jugó su turno."
+        case "away":
+            return f"{who} no volvió en tres turnos: un robot juega por ahora."
+        case "back":
+            return f"{who} volvió a jugar."
+        case "turn_limit":
+            limit = dict(Table.TurnLimit.choices).get(data.get("seconds"), "")
+            return f"Tiempo por turno: {limit.lower()}."
+        case "archived":
+            return "La mesa se archivó tras 30 días sin jugadas."
+    return None
+
+
+def _move_events(event: TableEvent, player: int) -> list[ocholoco.Event]:
+    """The public events a logged move caused (a penalty's count, a skip, the last card...).
+    A move logged before moves kept them is told as the move alone."""
+    if "events" in event.data:
+        return [ocholoco.event_from_json(e) for e in event.data["events"]]
+    move = ocholoco.parse_move(event.data.get("move", ""))
+    if isinstance(move, ocholoco.Play):
+        return [ocholoco.Event("play", player, move.card, move.suit)]
+    return [ocholoco.Event("draw" if isinstance(move, ocholoco.Draw) else "pass", player, count=1)]
+
+
+def away_summary(table: Table, since_version: int, limit: int = 12) -> list[str]:
+    """'Mientras no estabas': what happened at the table after `since_version`, from its log,
+    one sentence each. Consecutive draws by one player read as one ("Ana robó 3 cartas")."""
+    seats = {s.number: s for s in table.seats.all()}
+    order = table.match_seats
+
+    def name_of(player: int) -> str:
+        seat = seats.get(order[player]) if player < len(order) else None
+        return seat.name if seat else "Alguien"
+
+    lines: list[str] = []
+    drawing: list[int] = []  # [player, count] of the draws in course
+
+    def flush() -> None:
+        if drawing:
+            player, count = drawing
+            lines.append(ocholoco.describe_event(ocholoco.Event("draw", player), name_of)
+                         if count == 1 else f"{name_of(player)} robó {count} cartas")
+            drawing.clear()
+
+    for event in table.events.filter(version__gt=since_version).order_by("id"):
+        if event.kind != "move":
+            text = event_text(event, seats)
+            if text:
+                flush()
+                lines.append(text.rstrip("."))
+            continue
+        player = order.index(event.seat) if event.seat in order else 0
+        for told in _move_events(event, player):
+            if told.kind == "draw":
+                if drawing and drawing[0] == told.player:
+                    drawing[1] += 1
+                else:
+                    flush()
+                    drawing.extend([told.player, 1])
+                continue
+            flush()
+            lines.append(ocholoco.describe_event(told, name_of))
+    flush()
+    if len(lines) > limit:
+        return ["…", *lines[-limit:]]
+    return lines
+
+
+def round_log(snapshot: TableSnapshot) -> list[str]:
+    """Every public event of the round in course (or just ended), oldest first."""
+    if snapshot.round is None:
+        return []
+    seats, order = snapshot.seats, snapshot.table.match_seats
+    return [
+        ocholoco.describe_event(event, lambda player: seats[order[player]].name)
+        for event in snapshot.round.history
+    ]

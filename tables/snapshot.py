@@ -1,0 +1,55 @@
+"""A table as a change or a render reads it: its row, its seats and its decoded game state,
+loaded once (`TableSnapshot`); and one change as it was applied (`AppliedChange`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import ocholoco
+from tables.models import Seat, Table, TableEvent
+
+
+@dataclass
+class TableSnapshot:
+    """A table with its seats and decoded game state, loaded once per render."""
+
+    table: Table
+    seats: dict[int, Seat]
+    round: Any = None
+    match: Any = None
+
+    @classmethod
+    def load(cls, table: Table) -> TableSnapshot:
+        seats = {s.number: s for s in table.seats.all()}
+        round_state = ocholoco.from_json(table.round_state) if table.round_state else None
+        match = ocholoco.from_json(table.match_state) if table.match_state else None
+        return cls(table=table, seats=seats, round=round_state, match=match)
+
+    def player_of(self, seat_number: int) -> int | None:
+        seats = self.table.match_seats
+        return seats.index(seat_number) if seat_number in seats else None
+
+
+@dataclass(frozen=True)
+class AppliedChange:
+    """One table change as it was applied, in its transaction and before the commit: the table
+    after it, the events it logged, whose turn began. What `tables.dispatch` hands to the
+    recorders (inside the transaction) and to the frame parts (after the commit)."""
+
+    snapshot: TableSnapshot
+    events: list[TableEvent]
+    # A person whose turn began with this change (their seat number), for alerts.
+    turn_passed_to: int | None = None
+    kinds: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kinds", frozenset(e.kind for e in self.events))
+
+    @property
+    def table(self) -> Table:
+        return self.snapshot.table
+
+    @property
+    def version(self) -> int:
+        return self.snapshot.table.version
