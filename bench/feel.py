@@ -210,6 +210,8 @@ def timed_tap(page: Page, kind: str, code: str | None, selector: str) -> dict:
 def play_once(page: Page, refuse: bool) -> dict:
     """Tap the first lit card twice (an 8 names the first suit); `refuse`: with a stale
     version, which the server refuses."""
+    # A suit left open (the page kept it after a refused 8) is closed first.
+    page.evaluate("document.querySelectorAll('dialog[open]').forEach(d => d.close())")
     card = page.locator("#panel .hand .card[data-playable]").first
     code = card.get_attribute("data-card")
     selector = f"#panel .hand .card[data-card='{code}']"
