@@ -262,8 +262,10 @@ def measure(page: Page, plays: int, draws: int, refusals: int) -> dict[str, list
         elif playable:  # enough refusals and plays: play on (not timed) until draws come
             play_once(page, refuse=False)
         else:
+            version = page.locator("#board").get_attribute("data-version")
             page.click("#panel >> text=PASAR")
-            page.wait_for_timeout(50)
+            page.wait_for_function(
+                f"() => +document.getElementById('panel').dataset.version > {version}")
     return samples
 
 

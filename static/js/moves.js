@@ -26,7 +26,8 @@
   }
   function toast(text) { if (window.ocholoco) window.ocholoco.toast(text); }
   function feel() { return window.ocholocoFeel; }
-  function socketDown() { const p = page(); return !!p && p.getAttribute("data-ws") === "closed"; }
+  // While the socket is coming back ("Reconectando…"), the page may be behind the table.
+  function socketDown() { const banner = document.getElementById("connection"); return !!banner && !banner.hidden; }
   function isAct(elt, verb) {
     return verb === "post" && !!elt && !!elt.closest && !!elt.closest("#panel");
   }
