@@ -80,32 +80,20 @@
 
   function rectOf(el) { return el ? el.getBoundingClientRect() : null; }
 
-  // `el` comes to where it is from `from` (a rectangle); `turn`: face down at first. The
-  // motion adds to the element's own transform (a lit card stands a little higher).
-  function travel(el, from, duration, turn) {
+  // `el` comes to where it is from `from` (a rectangle). The motion adds to the element's own
+  // transform (a lit card stands a little higher).
+  function travel(el, from, duration) {
     if (!el || !from || reduceMotion.matches) return;
     const to = el.getBoundingClientRect();
     const dx = from.left + from.width / 2 - (to.left + to.width / 2);
     const dy = from.top + from.height / 2 - (to.top + to.height / 2);
     const scale = Math.max(0.3, Math.min(1.5, from.width / to.width));
-    if (Math.hypot(dx, dy) < 1 && Math.abs(scale - 1) < 0.01 && !turn) return;
+    if (Math.hypot(dx, dy) < 1 && Math.abs(scale - 1) < 0.01) return;
     el.animate(
-      [{ transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")" + (turn ? " scaleX(0.05)" : "") },
+      [{ transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")" },
         { transform: "translate(0px,0px) scale(1)" }],
       { duration: duration || 420, easing: "cubic-bezier(.2,.7,.2,1)", composite: "add" }
     );
-  }
-
-  // The hand's cards glide to their new places when the panel changes (a card left or came).
-  let handBefore = null;
-  function slideHand() {
-    const rects = handBefore;
-    handBefore = null;
-    if (!rects || reduceMotion.matches) return;
-    document.querySelectorAll("#panel .hand .card[data-card]").forEach(function (card) {
-      const from = rects[card.dataset.card];
-      if (from) travel(card, from, 220);
-    });
   }
 
   function flyBack(from, to) {
@@ -124,12 +112,6 @@
   }
 
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    if (event.detail.target.id === "panel" && event.detail.shouldSwap) {
-      handBefore = {};
-      document.querySelectorAll("#panel .hand .card[data-card]:not(.leaving)").forEach(function (c) {
-        handBefore[c.dataset.card] = rectOf(c);
-      });
-    }
     if (event.detail.target.id !== "board" || !event.detail.shouldSwap) return;
     const me = document.getElementById("table-page").dataset.me;
     const hand = {};
@@ -178,7 +160,6 @@
   let wasMyTurn = false;
   let summaryShown = false;
   function afterPanel() {
-    slideHand();
     const myTurn = !!document.querySelector("#panel .your-turn");
     if (myTurn && !wasMyTurn) play("turn");
     wasMyTurn = myTurn;

@@ -151,21 +151,28 @@
 
   // The server said what happened (its fragments are on the page): wherever the guessed card
   // is now (on the pile, back in the hand), it comes there from where the guess got to.
+  // A drawn card is already in its place, face up, under the face-down one, which turns away.
   function settle(move) {
-    if (move.ghost) {
-      const from = move.ghost.getBoundingClientRect();
-      move.ghost.remove();
-      const travel = feel().travel;
-      if (move.card) {
-        const code = CSS.escape(move.card.dataset.card);
-        const now = document.querySelector("#board .pile > .card[data-card=\"" + code + "\"]") ||
-          document.querySelector("#panel .hand .card[data-card=\"" + code + "\"]");
-        if (now) travel(now, from, 200);
-      } else {
-        document.querySelectorAll("#panel .hand .card[data-card]").forEach(function (c) {
-          if (!move.hand.has(c.dataset.card)) travel(c, from, 260, true);
-        });
-      }
+    const guess = move.ghost;
+    if (guess && move.card) {
+      const from = guess.getBoundingClientRect();
+      guess.remove();
+      const code = CSS.escape(move.card.dataset.card);
+      const now = document.querySelector("#board .pile > .card[data-card=\"" + code + "\"]") ||
+        document.querySelector("#panel .hand .card[data-card=\"" + code + "\"]");
+      if (now) feel().travel(now, from, 200);
+    } else if (guess) {
+      guess.removeAttribute("data-guess"); // the server's card is on the page: no guess left
+      const drawn = Array.from(document.querySelectorAll("#panel .hand .card[data-card]"))
+        .filter(function (c) { return !move.hand.has(c.dataset.card); });
+      const to = drawn.length && drawn[0].getBoundingClientRect();
+      const at = guess.getBoundingClientRect();
+      guess.getAnimations().forEach(function (a) { a.cancel(); });
+      place(guess, at);
+      const turn = to && !reduceMotion.matches ? guess.animate([{ transform: "none" },
+        { transform: "translate(" + (to.left - at.left) + "px," + (to.top - at.top) + "px) scaleX(0)" }],
+      { duration: 180, easing: "ease-in" }) : null;
+      if (turn) turn.onfinish = function () { guess.remove(); }; else guess.remove();
     }
     finish(move);
   }

@@ -103,7 +103,7 @@ def test_a_played_card_leaves_the_hand_at_once_and_the_answer_settles_it(new_pag
     expect(_guess(page)).to_have_count(0)
     expect(_card(page, "5H")).to_have_count(0)
     expect(page.locator("#table-page")).not_to_have_attribute("data-move", "pending")
-    expect(watcher.locator("#board .last-moves")).to_contain_text("5")
+    expect(watcher.locator("#board .pile > .card")).not_to_have_attribute("data-card", "7H")
 
 
 def test_an_eight_flies_once_its_suit_is_picked(new_page, servers):
