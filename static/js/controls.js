@@ -161,13 +161,14 @@
     const pile = document.querySelector("#board .pile");
     if (pile) pile.classList.remove("drop-target");
     if (!current.moved) return;
+    // Played where it was dropped: the card flies on from there (static/js/moves.js).
+    if (event.type === "pointerup" && overPile(event)) playCard(current.card);
     current.card.classList.remove("dragging");
     current.card.style.transform = "";
     // A drag is not a tap: swallow the click that may follow it (dispatched before timers run).
     const swallow = function (e) { e.stopPropagation(); e.preventDefault(); };
     document.addEventListener("click", swallow, { capture: true, once: true });
     setTimeout(function () { document.removeEventListener("click", swallow, { capture: true }); }, 0);
-    if (event.type === "pointerup" && overPile(event)) playCard(current.card);
   }
   document.addEventListener("pointerup", endDrag);
   document.addEventListener("pointercancel", endDrag);

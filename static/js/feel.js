@@ -80,15 +80,19 @@
 
   function rectOf(el) { return el ? el.getBoundingClientRect() : null; }
 
-  function travel(el, from) {
+  // `el` comes to where it is from `from` (a rectangle). The motion adds to the element's own
+  // transform (a lit card stands a little higher).
+  function travel(el, from, duration) {
     if (!el || !from || reduceMotion.matches) return;
     const to = el.getBoundingClientRect();
     const dx = from.left + from.width / 2 - (to.left + to.width / 2);
     const dy = from.top + from.height / 2 - (to.top + to.height / 2);
     const scale = Math.max(0.3, Math.min(1.5, from.width / to.width));
+    if (Math.hypot(dx, dy) < 1 && Math.abs(scale - 1) < 0.01) return;
     el.animate(
-      [{ transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")" }, { transform: "none" }],
-      { duration: 420, easing: "cubic-bezier(.2,.7,.2,1)" }
+      [{ transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")" },
+        { transform: "translate(0px,0px) scale(1)" }],
+      { duration: duration || 420, easing: "cubic-bezier(.2,.7,.2,1)", composite: "add" }
     );
   }
 
@@ -121,12 +125,17 @@
     const kind = board.dataset.lastKind;
     const seat = board.dataset.lastSeat;
     const mine = before && seat !== "" && seat === before.me;
-    if (kind === "play" || kind === "out") {
+    // This page's own move was guessed when it was made (static/js/moves.js): its card is
+    // already on its way, and the guess hands over to the server's state.
+    const played = kind === "play" || kind === "out";
+    const guessed = mine && !!document.querySelector(played
+      ? '[data-guess][data-card="' + CSS.escape(board.dataset.lastCard) + '"]' : ".back[data-guess]");
+    if (played && !guessed) {
       const pile = board.querySelector(".pile .card");
       const from = before && (mine ? before.hand[board.dataset.lastCard] : before.seats[seat]);
       travel(pile, from);
       play("play");
-    } else if ((kind === "draw" || kind === "penalty") && before) {
+    } else if ((kind === "draw" || kind === "penalty") && before && !guessed) {
       const target = mine ? document.querySelector("#panel .hand") : board.querySelector(".player.seat-" + seat);
       flyBack(before.stock, rectOf(target));
       play("draw");
@@ -181,5 +190,5 @@
     summaryShown = !!document.querySelector("#panel .summary");
   });
 
-  window.ocholocoFeel = { toggleSound: toggleSound, play: play };
+  window.ocholocoFeel = { toggleSound: toggleSound, play: play, travel: travel };
 })();
