@@ -11,7 +11,7 @@ the default: another move is played only when, on the same guesses, it beats Nor
 more than one standard error (at small budgets the plain best average is often a bad move
 that got lucky).
 
-House rules: playouts follow the engine's `house_actions` (draw one, drawing ends the turn,
+House rules: playouts follow the engine's `legal_actions` (draw one, drawing ends the turn,
 reshuffles with a guessed seed, announcements and catches). A catch is always made at once
 (the fine is free) and a play that may announce "¡Última carta!" always does (not announcing
 only lets the next player catch us), so neither is searched.
@@ -39,9 +39,8 @@ import time
 from bots.determinize import sample_round
 from bots.inference import ATTACK_SIZE, SUIT_MASKS, public_info
 from bots.normal import normal_action, normal_choose
-from ocholoco import Round, RoundView
+from ocholoco import Round, RoundView, apply_action, legal_actions, step
 from ocholoco.encoding import ANNOUNCED, CATCH, DRAW, N_SUITS, Tables, V
-from ocholoco.round import _step, actions_for, house_actions
 
 DEFAULT_BUDGET = 0.12  # seconds per decision: 99% of decisions end within 150 ms
 _WIN_BONUS = 20.0
@@ -123,8 +122,7 @@ def _outcomes(
     """Each candidate's outcome on one guess; None if ``deadline`` passes before the end."""
     outcomes = []
     for action in candidates:
-        state = guess._copy()
-        _step(state, action)
+        state = apply_action(guess, action)
         if _play_out(state, t, me, noise, deadline) is None:
             return None
         outcomes.append(_outcome(state, me))
@@ -159,14 +157,17 @@ def _distinct(actions: list[int], t: Tables) -> list[int]:
 
 
 def _play_out(
-    state: Round, t: Tables, me: int, noise: list[float] | None, deadline: float | None
+    state: Round,
+    t: Tables,
+    me: int,
+    noise: list[float] | None,
+    deadline: float | None,
 ) -> Round | None:
     """Finish ``state`` (a private copy, changed in place) with every player playing Normal,
     but the others now and then a random move (``noise``: the guess's random numbers, the
     same for every candidate); None if ``deadline`` passes first."""
-    hands = state._hands
+    hands = state.hand_masks  # changed in place by every step
     players = state.players
-    plain = t.plain
     moves = 0
     while not state.finished:
         moves += 1
@@ -176,13 +177,7 @@ def _play_out(
             return None
         p = state.turn
         hand = hands[p]
-        if plain:
-            actions = actions_for(
-                t, hand, state._top, state._suit, state.pending_draw, state._pending_rank,
-                state._pos < len(state._stock),
-            )  # fmt: skip
-        else:
-            actions = house_actions(state)
+        actions = legal_actions(state)
         if len(actions) == 1:
             action = actions[0]
         elif noise is not None and p != me and noise[moves % _NOISE_LEN] < _OPPONENT_NOISE:
@@ -196,9 +191,9 @@ def _play_out(
                 attack = sum(1 << s for s in range(N_SUITS) if not values & SUIT_MASKS[s])
             action = normal_action(
                 t, actions, hand, state.pending_draw > 0, players, after_size,
-                hands[(p - state.direction) % players].bit_count(), attack, state._suit,
+                hands[(p - state.direction) % players].bit_count(), attack, state.suit_index,
             )  # fmt: skip
-        _step(state, action)
+        step(state, action)
     return state
 
 
