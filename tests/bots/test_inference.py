@@ -82,7 +82,11 @@ def test_a_player_who_drew_on_a_suit_probably_lacks_it_and_one_who_passed_surely
     assert Card.parse("3C") in excluded and Card.parse("KH") not in excluded
 
 
-@pytest.mark.parametrize(("rules", "players"), TABLES)
+# A copying card's effect depends on the pile, so its plays are never read (`inference`).
+READABLE_TABLES = [t for t in TABLES if all(e.kind != "copy" for _, e in t.values[0].effects)]
+
+
+@pytest.mark.parametrize(("rules", "players"), READABLE_TABLES)
 def test_normal_players_hands_agree_with_the_plays_they_were_seen_to_make(rules, players):
     # What `determinize` checks its guesses against holds for the true hands of Normal players.
     rng = random.Random(players)
@@ -97,4 +101,4 @@ def test_normal_players_hands_agree_with_the_plays_they_were_seen_to_make(rules,
                     checked += 1
             view = view_for(state, state.turn)
             state = apply_move(state, choose(view, legal_moves(state), level="normal", rng=rng))
-    assert checked or rules.effects and any(e.kind == "copy" for _, e in rules.effects)
+    assert checked
