@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from bots.determinize import sample_round
 from bots.inference import ATTACK_SIZE, SUIT_MASKS, public_info
@@ -62,16 +63,17 @@ def dificil_choose(
     *,
     budget: float = DEFAULT_BUDGET,
     playouts: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> int:
-    """The Difícil move among ``actions``: search for ``budget`` seconds, or for ``playouts``
-    iterations (one guess of the hidden cards each) when given."""
+    """The Difícil move among ``actions``: search for ``budget`` seconds of ``clock``, or for
+    ``playouts`` iterations (one guess of the hidden cards each) when given."""
     if len(actions) == 1:
         return actions[0]
     if actions[-1] == CATCH:
         return CATCH  # the forgetful player draws the fine, and the turn goes on: free
     if len(view.hand) == 1 and actions[0] < DRAW:
         return actions[0]  # the last card fits: going out cannot be bettered
-    deadline = time.perf_counter() + budget
+    deadline = clock() + budget
     info = public_info(view)
     t = info.tables
     candidates = _distinct(_announcing(actions), t)
@@ -84,11 +86,11 @@ def dificil_choose(
     while timed or len(rows) < playouts:
         guess = sample_round(view, info, rng)
         noise = [rng.random() for _ in range(_NOISE_LEN)] if _OPPONENT_NOISE else None
-        outcomes = _outcomes(guess, candidates, t, me, noise, deadline if timed else None)
+        outcomes = _outcomes(guess, candidates, t, me, noise, deadline if timed else None, clock)
         if outcomes is None:  # out of time mid-guess (or a playout without end, never seen):
             break  # dropped, so every move is judged on the same guesses; none: Normal's move
         rows.append(outcomes)
-        if timed and time.perf_counter() >= deadline:
+        if timed and clock() >= deadline:
             break
     return candidates[_best(rows, candidates.index(anchor))]
 
@@ -118,15 +120,16 @@ def _outcomes(
     me: int,
     noise: list[float] | None,
     deadline: float | None,
+    clock: Callable[[], float],
 ) -> list[float] | None:
     """Each candidate's outcome on one guess; None if ``deadline`` passes before the end."""
     outcomes = []
     for action in candidates:
         state = apply_action(guess, action)
-        if _play_out(state, t, me, noise, deadline) is None:
+        if _play_out(state, t, me, noise, deadline, clock) is None:
             return None
         outcomes.append(_outcome(state, me))
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline is not None and clock() >= deadline:
             return None
     return outcomes
 
@@ -162,6 +165,7 @@ def _play_out(
     me: int,
     noise: list[float] | None,
     deadline: float | None,
+    clock: Callable[[], float],
 ) -> Round | None:
     """Finish ``state`` (a private copy, changed in place) with every player playing Normal,
     but the others now and then a random move (``noise``: the guess's random numbers, the
@@ -172,7 +176,7 @@ def _play_out(
     while not state.finished:
         moves += 1
         if not moves & _CLOCK_EVERY and (
-            moves > _MAX_MOVES or deadline is not None and time.perf_counter() >= deadline
+            moves > _MAX_MOVES or deadline is not None and clock() >= deadline
         ):
             return None
         p = state.turn
