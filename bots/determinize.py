@@ -6,9 +6,9 @@ many as each holds) and the rest become the stock, respecting what the public hi
 (cards a player certainly lacks, wild cards whose place is known) and leaning on what it
 suggests (a player who drew rather than play probably holds no card of the active suit, of
 the top card's rank, nor a wild card; a player's hand is redealt, a few times, until it
-would have made that player's latest plays as Normal makes them). The round is built with the
-engine's internal constructor, as `ocholoco.round.new_round` does, so the fast path
-(`actions_for` / `_step`) plays it out.
+would have made that player's latest plays as Normal makes them). The engine puts the guess
+together (`ocholoco.round_from_guess`), and its fast path (`legal_actions` / `step`) plays
+it out.
 """
 
 from __future__ import annotations
@@ -17,10 +17,8 @@ import random
 
 from bots.inference import ATTACK_SIZE, PublicInfo, SeenPlay
 from bots.normal import normal_action
-from ocholoco import Round, RoundView
-from ocholoco.cards import RANK_INDEX, SUIT_INDEX
+from ocholoco import Round, RoundView, actions_for, round_from_guess
 from ocholoco.encoding import ANNOUNCED, V, ids_of
-from ocholoco.round import actions_for
 
 # How much a soft "probably holds no such card" is trusted when dealing a guess: such a card
 # is refused this often (never always, since drawing while able to play is legal). Measured
@@ -105,7 +103,9 @@ def _deal(view: RoundView, info: PublicInfo, rng: random.Random, strict: bool) -
     stock = pool[: view.stock_size - len(stock_placed)]
     for depth in sorted(stock_placed):
         stock.insert(depth, stock_placed[depth])
-    return _round(view, info, hands, tuple(stock), rng)
+    # The house rules' state: the reshuffle's order is unknown, so any salt is a fair guess.
+    salt = f"{rng.getrandbits(32):08x}"
+    return round_from_guess(view, hands, tuple(stock), salt=salt, reshuffles=info.reshuffles)
 
 
 def _plays_as_seen(info: PublicInfo, hand: int, seen: tuple[SeenPlay, ...], players: int) -> bool:
@@ -162,34 +162,3 @@ def _repair(hands: list[int], pool: list[int], others: list[int], info: PublicIn
                         hands[p] ^= 1 << i | 1 << j
                         hands[q] ^= 1 << i | 1 << j
                         break
-
-
-def _round(
-    view: RoundView, info: PublicInfo, hands: list[int], stock: tuple[int, ...], rng: random.Random
-) -> Round:
-    st = object.__new__(Round)
-    st.rules = view.rules
-    st.players = view.players
-    st.dealer = view.dealer
-    st._t = info.tables
-    st._hands = hands
-    st._stock = stock
-    st._pos = 0
-    st._top = view.top.value
-    st._suit = SUIT_INDEX[view.active_suit]
-    st.turn = view.turn
-    st.direction = view.direction
-    st.pending_draw = view.pending_draw
-    st._pending_rank = RANK_INDEX[view.pending_rank] if view.pending_rank else -1
-    st._idle = view.idle_turns
-    st.finished = view.finished
-    st.blocked = view.blocked
-    st.winners = view.winners
-    st.round_points = view.round_points
-    st._history = None  # playouts only need the future; the past is in the view
-    # The house rules' state: the reshuffle's order is unknown, so any salt is a fair guess.
-    st._salt = f"{rng.getrandbits(32):08x}"
-    st._drawn = view.drawn.value if view.drawn is not None else -1  # (read modulo V)
-    st._exposed = -1 if view.exposed is None else view.exposed
-    st._reshuffled = info.reshuffles
-    return st

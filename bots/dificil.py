@@ -11,7 +11,7 @@ the default: another move is played only when, on the same guesses, it beats Nor
 more than one standard error (at small budgets the plain best average is often a bad move
 that got lucky).
 
-House rules: playouts follow the engine's `house_actions` (draw one, drawing ends the turn,
+House rules: playouts follow the engine's `legal_actions` (draw one, drawing ends the turn,
 reshuffles with a guessed seed, announcements and catches). A catch is always made at once
 (the fine is free) and a play that may announce "¡Última carta!" always does (not announcing
 only lets the next player catch us), so neither is searched.
@@ -35,13 +35,13 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from bots.determinize import sample_round
 from bots.inference import ATTACK_SIZE, SUIT_MASKS, public_info
 from bots.normal import normal_action, normal_choose
-from ocholoco import Round, RoundView
+from ocholoco import Round, RoundView, apply_action, legal_actions, step
 from ocholoco.encoding import ANNOUNCED, CATCH, DRAW, N_SUITS, Tables, V
-from ocholoco.round import _step, actions_for, house_actions
 
 DEFAULT_BUDGET = 0.12  # seconds per decision: 99% of decisions end within 150 ms
 _WIN_BONUS = 20.0
@@ -63,16 +63,17 @@ def dificil_choose(
     *,
     budget: float = DEFAULT_BUDGET,
     playouts: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> int:
-    """The Difícil move among ``actions``: search for ``budget`` seconds, or for ``playouts``
-    iterations (one guess of the hidden cards each) when given."""
+    """The Difícil move among ``actions``: search for ``budget`` seconds of ``clock``, or for
+    ``playouts`` iterations (one guess of the hidden cards each) when given."""
     if len(actions) == 1:
         return actions[0]
     if actions[-1] == CATCH:
         return CATCH  # the forgetful player draws the fine, and the turn goes on: free
     if len(view.hand) == 1 and actions[0] < DRAW:
         return actions[0]  # the last card fits: going out cannot be bettered
-    deadline = time.perf_counter() + budget
+    deadline = clock() + budget
     info = public_info(view)
     t = info.tables
     candidates = _distinct(_announcing(actions), t)
@@ -85,11 +86,11 @@ def dificil_choose(
     while timed or len(rows) < playouts:
         guess = sample_round(view, info, rng)
         noise = [rng.random() for _ in range(_NOISE_LEN)] if _OPPONENT_NOISE else None
-        outcomes = _outcomes(guess, candidates, t, me, noise, deadline if timed else None)
+        outcomes = _outcomes(guess, candidates, t, me, noise, deadline if timed else None, clock)
         if outcomes is None:  # out of time mid-guess (or a playout without end, never seen):
             break  # dropped, so every move is judged on the same guesses; none: Normal's move
         rows.append(outcomes)
-        if timed and time.perf_counter() >= deadline:
+        if timed and clock() >= deadline:
             break
     return candidates[_best(rows, candidates.index(anchor))]
 
@@ -119,16 +120,16 @@ def _outcomes(
     me: int,
     noise: list[float] | None,
     deadline: float | None,
+    clock: Callable[[], float],
 ) -> list[float] | None:
     """Each candidate's outcome on one guess; None if ``deadline`` passes before the end."""
     outcomes = []
     for action in candidates:
-        state = guess._copy()
-        _step(state, action)
-        if _play_out(state, t, me, noise, deadline) is None:
+        state = apply_action(guess, action)
+        if _play_out(state, t, me, noise, deadline, clock) is None:
             return None
         outcomes.append(_outcome(state, me))
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline is not None and clock() >= deadline:
             return None
     return outcomes
 
@@ -159,30 +160,28 @@ def _distinct(actions: list[int], t: Tables) -> list[int]:
 
 
 def _play_out(
-    state: Round, t: Tables, me: int, noise: list[float] | None, deadline: float | None
+    state: Round,
+    t: Tables,
+    me: int,
+    noise: list[float] | None,
+    deadline: float | None,
+    clock: Callable[[], float],
 ) -> Round | None:
     """Finish ``state`` (a private copy, changed in place) with every player playing Normal,
     but the others now and then a random move (``noise``: the guess's random numbers, the
     same for every candidate); None if ``deadline`` passes first."""
-    hands = state._hands
+    hands = state.hand_masks  # changed in place by every step
     players = state.players
-    plain = t.plain
     moves = 0
     while not state.finished:
         moves += 1
         if not moves & _CLOCK_EVERY and (
-            moves > _MAX_MOVES or deadline is not None and time.perf_counter() >= deadline
+            moves > _MAX_MOVES or deadline is not None and clock() >= deadline
         ):
             return None
         p = state.turn
         hand = hands[p]
-        if plain:
-            actions = actions_for(
-                t, hand, state._top, state._suit, state.pending_draw, state._pending_rank,
-                state._pos < len(state._stock),
-            )  # fmt: skip
-        else:
-            actions = house_actions(state)
+        actions = legal_actions(state)
         if len(actions) == 1:
             action = actions[0]
         elif noise is not None and p != me and noise[moves % _NOISE_LEN] < _OPPONENT_NOISE:
@@ -196,9 +195,9 @@ def _play_out(
                 attack = sum(1 << s for s in range(N_SUITS) if not values & SUIT_MASKS[s])
             action = normal_action(
                 t, actions, hand, state.pending_draw > 0, players, after_size,
-                hands[(p - state.direction) % players].bit_count(), attack, state._suit,
+                hands[(p - state.direction) % players].bit_count(), attack, state.suit_index,
             )  # fmt: skip
-        _step(state, action)
+        step(state, action)
     return state
 
 

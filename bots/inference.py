@@ -41,10 +41,9 @@ from ocholoco.encoding import (
     PENALTY,
     Tables,
     V,
-    rank_index,
+    ids_for,
     tables_for,
 )
-from ocholoco.round import ids_for
 
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << N_RANKS) - 1) << (N_RANKS * s) for s in range(N_SUITS))
 # How much one card drawn as a penalty weakens "probably lacks this suit".
@@ -135,7 +134,7 @@ def public_info(view: RoundView) -> PublicInfo:
             value = event.card.value
             if t.effect[value] == PENALTY:
                 pending += t.amount[value]
-                pending_rank = rank_index(value) if t.stackable[value] else -1
+                pending_rank = t.answer_rank[value]
             top = event.card.value
             pile.append(top)
             ever_seen.add(top)

@@ -3,10 +3,18 @@
 Modules: `cards` (Card, the joker), `notation` (Spanish names, suit symbols), `moves` (Play,
 Draw, Pass, Catch and their string notation), `rules` (RuleSet, PRESETS), `options` (custom
 rule sets and their JSON), `describe` (a rule set in Spanish sentences), `encoding` (the int
-encoding of cards and actions), `round` (a round's rules), `history` (its public events),
+encoding of cards and actions), `state` (a round's state, `Round`, and its one constructor),
+`round` (a round's rules: the deal, a move and the cards' effects), `legal` (which moves are
+legal, and why not), `playout` (random playouts), `history` (a round's public events),
 `view` (what one player may know), `match` (rounds to a target), `serialize` (JSON),
 `simulate` (random self-play), `fairness` (the committed deal and the reshuffles it fixes),
 `replay` (a round again from its deal and moves).
+
+The other apps use the names below. The robots' fast path works on ints: `legal_actions`,
+`apply_action`, `step` (one move in place, for a playout's own round), `actions_for` (the
+legal actions of a hand in a position), `round_from_guess` (the round behind a view, for a
+guess of the hidden cards) and `Round`'s ``hand_masks`` / ``stock_ids`` / ``suit_index``;
+its constants and tables are the public modules `encoding` and `cards`.
 """
 
 from .cards import CARDS, JOKER, RANKS, SUITS, Card, copy_labels
@@ -16,6 +24,7 @@ from .encoding import PASS as PASS_ACTION
 from .encoding import action_of
 from .fairness import Deal, commitment_of, reshuffle_order, shuffled_deal
 from .history import Event
+from .legal import IllegalMove, actions_for, legal_actions, legal_moves, why_not_playable
 from .match import Match, new_match
 from .moves import Catch, Draw, Move, Pass, Play, move_to_str, parse_move
 from .notation import (
@@ -27,22 +36,12 @@ from .notation import (
     rank_name,
 )
 from .options import rules_from_json, rules_to_json, ruleset_from_options
+from .playout import random_playout
 from .replay import replay
-from .round import (
-    IllegalMove,
-    Round,
-    apply_action,
-    apply_move,
-    events_between,
-    legal_actions,
-    legal_moves,
-    new_round,
-    random_playout,
-    stacked_deck,
-    why_not_playable,
-)
+from .round import apply_action, apply_move, events_between, new_round, stacked_deck, step
 from .rules import PRESETS, Effect, InvalidRules, RuleSet, card_points, deck_cards
 from .serialize import event_from_json, event_to_json, from_json, to_json
+from .state import Round, round_from_guess
 from .view import (
     RoundView,
     legal_moves_for_view,
@@ -56,14 +55,15 @@ __all__ = [
     "SUIT_SYMBOLS",
     "Card", "Catch", "Deal", "Draw", "Effect", "Event", "IllegalMove", "InvalidRules", "Match",
     "Move", "Pass", "Play",
-    "Round", "RoundView", "RuleSet", "action_of", "apply_action", "apply_move", "card_name",
+    "Round", "RoundView", "RuleSet", "action_of", "actions_for", "apply_action", "apply_move",
+    "card_name",
     "card_points", "card_symbol", "card_values", "commitment_of", "copy_labels", "deck_cards",
     "describe_event", "describe_rules", "effect_sentence", "event_from_json", "event_to_json",
     "events_between", "move_to_str", "rules_from_json", "rules_to_json",
     "ruleset_from_options",
     "from_json", "legal_actions", "legal_moves", "legal_moves_for_view", "new_match",
     "new_round", "parse_move", "random_playout", "rank_name", "replay", "reshuffle_order",
-    "revealed_hands", "shuffled_deal", "stacked_deck",
+    "revealed_hands", "round_from_guess", "shuffled_deal", "stacked_deck", "step",
     "to_json",
     "view_for", "why_not_playable", "why_not_playable_for_view",
 ]  # fmt: skip

@@ -21,9 +21,20 @@ Actions (as in OpenSpiel, legal moves are small ints):
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from functools import cache
 
-from .cards import ALL_VALUES, JOKER_RANK, JOKER_VALUE, RANK_INDEX, RANKS, SUIT_INDEX, SUITS
+from .cards import (
+    ALL_VALUES,
+    JOKER_RANK,
+    JOKER_VALUE,
+    RANK_INDEX,
+    RANKS,
+    SUIT_INDEX,
+    SUITS,
+    Card,
+)
 from .moves import Catch, Draw, Move, Pass, Play
 from .rules import RuleSet
 
@@ -54,7 +65,7 @@ class Tables:
 
     __slots__ = (
         "rules", "decks", "n_ids", "ids", "full", "follow", "wild", "no_open", "wild_actions",
-        "rank_mask", "effect", "amount", "stackable", "copies", "points", "moves", "plain",
+        "rank_mask", "effect", "amount", "answer_rank", "copies", "points", "moves", "plain",
     )  # fmt: skip
 
     def __init__(self, rules: RuleSet, decks: int) -> None:
@@ -91,7 +102,11 @@ class Tables:
         )
         self.effect = tuple(_EFFECT_CODES[e.kind] if e else NO_EFFECT for e in effects)
         self.amount = tuple(e.amount if e else 0 for e in effects)
-        self.stackable = tuple(bool(e and e.stackable) for e in effects)
+        # The rank index that may answer the penalty a card starts (a stackable one), else -1.
+        self.answer_rank = tuple(
+            rank_of[v] if e and e.kind == "draw" and e.stackable else -1
+            for v, e in enumerate(effects)
+        )
         self.copies = tuple(sum(1 << (d * V + v) for d in range(self.decks)) for v in range(V))
         worth = dict(rules.points)
         self.points = tuple(worth.get(ALL_VALUES[i % V].rank, 0) for i in range(self.decks * V))
@@ -132,6 +147,30 @@ def ids_of(mask: int) -> list[int]:
         low = mask & -mask
         ids.append(low.bit_length() - 1)
         mask ^= low
+    return ids
+
+
+def rank_text(rank: int) -> str:
+    """A rank index as notation; 13 is the joker's."""
+    return JOKER_RANK if rank == N_RANKS else RANKS[rank]
+
+
+def cards_of(hand: int) -> tuple[Card, ...]:
+    """The cards of a hand bitmask, in card order (copies of extra decks included)."""
+    return tuple(sorted(ALL_VALUES[i % V] for i in ids_of(hand)))
+
+
+def ids_for(cards: Iterable[Card | str], decks: int) -> list[int]:
+    """Card ids for a sequence of cards: the n-th copy of a value gets the n-th layer's id
+    (``decks``: the id layers, `Tables.decks`)."""
+    seen: Counter[int] = Counter()
+    ids = []
+    for card in cards:
+        value = Card.parse(card).value
+        if seen[value] >= decks:
+            raise ValueError(f"too many copies of {ALL_VALUES[value]}")
+        ids.append(seen[value] * V + value)
+        seen[value] += 1
     return ids
 
 

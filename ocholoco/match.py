@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Card
-from .round import Round, new_round
+from .round import new_round
 from .rules import PRESETS, RuleSet
+from .state import Round
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ from collections.abc import Iterable
 
 from .fairness import Deal
 from .moves import Move
-from .round import Round, apply_move, new_round
+from .round import apply_move, new_round
 from .rules import RuleSet
+from .state import Round
 
 
 def replay(

@@ -1,5 +1,9 @@
 """The rules of one round of Ocho Loco, as pure functions over an immutable `Round`.
 
+Here: dealing (`new_round`), a move (`apply_move`, `apply_action`, `step`) and the cards'
+effects (`card_effect`). The state is `state.Round`; which moves are legal, and why not, is
+`legal`; random playouts are `playout`.
+
 Rules (docs/rules.md is the full text; the decisions it marks are held by tests/engine):
 - Deal one card at a time from the top of the deck, starting with the player after the
   dealer; the rest is the stock (top first). Its top card opens the discard pile; an 8 (a
@@ -60,9 +64,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 
-from .cards import ALL_VALUES, JOKER_RANK, RANKS, SUITS, Card
+from .cards import ALL_VALUES, Card
 from .encoding import (
     ANNOUNCED,
     CATCH,
@@ -70,7 +74,6 @@ from .encoding import (
     DRAW,
     JOKER,
     N_RANKS,
-    N_SUITS,
     NO_EFFECT,
     PASS,
     PENALTY,
@@ -79,6 +82,7 @@ from .encoding import (
     Tables,
     V,
     action_of,
+    ids_for,
     ids_of,
     tables_for,
 )
@@ -95,223 +99,15 @@ from .history import (
     Chain,
     Event,
     event_of,
-    records,
 )
 from .history import DRAW as DRAW_EVENT
 from .history import PASS as PASS_EVENT
 from .history import PENALTY as PENALTY_EVENT
 from .history import SKIP as SKIP_EVENT
-from .moves import Catch, Draw, Move, Play, parse_move
-from .notation import SUIT_SYMBOLS, rank_with_article
+from .legal import IllegalMove, legal_actions, why_illegal
+from .moves import Move, parse_move
 from .rules import PRESETS, RuleSet, deck_cards
-
-
-class IllegalMove(ValueError):
-    """A move the rules do not allow now; the message is for the player, in Spanish."""
-
-
-class Round:
-    """One round: hands, stock, discard, whose turn, and how it ended.
-
-    Immutable by contract: the engine only ever changes a private copy before returning it.
-    Public fields: ``rules``, ``players``, ``dealer``, ``turn``, ``direction`` (+1 / -1),
-    ``pending_draw`` (0 when no penalty is pending), ``finished``, ``blocked``, ``winners``
-    (tuple of players, empty until the end) and ``round_points`` (what each player gained
-    when the round ended; zeros before). Cards come through the properties below; the
-    house rules add ``drawn``, ``exposed``, ``salt``, ``discard_size`` and ``can_draw``.
-    """
-
-    __slots__ = (
-        "rules", "players", "dealer", "_t", "_hands", "_stock", "_pos", "_top", "_suit",
-        "turn", "direction", "pending_draw", "_pending_rank", "_idle", "finished", "blocked",
-        "winners", "round_points", "_history", "_salt", "_drawn", "_exposed", "_reshuffled",
-    )  # fmt: skip
-
-    rules: RuleSet
-    players: int
-    dealer: int
-    _t: Tables
-    _hands: list[int]  # bitmask of card ids per player
-    _stock: tuple[int, ...]  # card ids, top first; _stock[:_pos] is already drawn
-    _pos: int
-    _top: int  # value of the top card of the discard pile
-    _suit: int  # index of the active suit
-    turn: int
-    direction: int
-    pending_draw: int
-    _pending_rank: int  # rank index that may answer the pending penalty, -1 for none
-    _idle: int  # consecutive turns ended without a play
-    finished: bool
-    blocked: bool
-    winners: tuple[int, ...]
-    round_points: tuple[int, ...]
-    _history: Chain
-    _salt: str  # orders the reshuffles of the discard pile (`fairness.reshuffle_order`)
-    _drawn: int  # draw_one: the id of the card drawn this turn, -1 before a draw
-    _exposed: int  # the player who may be caught without "¡Última carta!", -1 for none
-    _reshuffled: int  # times the stock was rebuilt from the discard pile
-
-    def _copy(self) -> Round:
-        new = object.__new__(Round)
-        new.rules = self.rules
-        new.players = self.players
-        new.dealer = self.dealer
-        new._t = self._t
-        new._hands = self._hands.copy()
-        new._stock = self._stock
-        new._pos = self._pos
-        new._top = self._top
-        new._suit = self._suit
-        new.turn = self.turn
-        new.direction = self.direction
-        new.pending_draw = self.pending_draw
-        new._pending_rank = self._pending_rank
-        new._idle = self._idle
-        new.finished = self.finished
-        new.blocked = self.blocked
-        new.winners = self.winners
-        new.round_points = self.round_points
-        new._history = self._history
-        if not self._t.plain:
-            # Only the house rules read these; a round assembled field by field (robots'
-            # guesses) may lack them, and its first copy gives them their neutral values.
-            new._salt = getattr(self, "_salt", "")
-            new._drawn = getattr(self, "_drawn", -1)
-            new._exposed = getattr(self, "_exposed", -1)
-            new._reshuffled = getattr(self, "_reshuffled", 0)
-        return new
-
-    @property
-    def hands(self) -> tuple[tuple[Card, ...], ...]:
-        """Each player's cards, in player order; a hand is listed in card order."""
-        return tuple(cards_of(hand) for hand in self._hands)
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(hand.bit_count() for hand in self._hands)
-
-    @property
-    def stock(self) -> tuple[Card, ...]:
-        """The stock, top card first."""
-        return tuple(ALL_VALUES[i % V] for i in self._stock[self._pos :])
-
-    @property
-    def stock_size(self) -> int:
-        return len(self._stock) - self._pos
-
-    @property
-    def top(self) -> Card:
-        return ALL_VALUES[self._top]
-
-    @property
-    def active_suit(self) -> str:
-        return SUITS[self._suit]
-
-    @property
-    def pending_rank(self) -> str | None:
-        """The rank that may answer the pending penalty (None if none may)."""
-        if self.pending_draw and self._pending_rank >= 0:
-            return rank_text(self._pending_rank)
-        return None
-
-    @property
-    def history(self) -> tuple[Event, ...]:
-        return tuple(event_of(rec) for rec in records(self._history))
-
-    @property
-    def discard(self) -> tuple[Card, ...]:
-        """The discard pile, bottom first (the opening card, then every card played; after a
-        reshuffle, the card left on top then)."""
-        pile: list[Card] = []
-        for kind, _, x in records(self._history):
-            if kind in (PLAY, OPEN):
-                pile.append(ALL_VALUES[x % V])
-            elif kind == RESHUFFLE:
-                del pile[:-1]
-        return tuple(pile)
-
-    @property
-    def discard_size(self) -> int:
-        return self._t.n_ids - sum(h.bit_count() for h in self._hands) - self.stock_size
-
-    @property
-    def can_draw(self) -> bool:
-        """Whether a draw can take a card: from the stock, or reshuffling the discard."""
-        return self._pos < len(self._stock) or (self.can_reshuffle and self.discard_size > 1)
-
-    @property
-    def can_reshuffle(self) -> bool:
-        """Whether the rules let the stock be rebuilt (once more) from the discard pile."""
-        return self.rules.reshuffles and self._reshuffled < self.rules.max_reshuffles
-
-    @property
-    def drawn(self) -> Card | None:
-        """draw_one: the card the player to move drew this turn (only it may be played)."""
-        if self._t.plain or self._drawn < 0:
-            return None
-        return ALL_VALUES[self._drawn % V]
-
-    @property
-    def exposed(self) -> int | None:
-        """The player who may be caught without having announced "¡Última carta!"."""
-        return None if self._t.plain or self._exposed < 0 else self._exposed
-
-    @property
-    def idle_turns(self) -> int:
-        """Consecutive turns ended without a play; the table blocks at ``players``."""
-        return self._idle
-
-    def _key(self) -> tuple:
-        return (
-            self.rules, self.players, self.dealer, tuple(map(cards_of, self._hands)),
-            self.stock, self._top, self._suit, self.turn, self.direction, self.pending_draw,
-            self._pending_rank, self._idle, self.finished, self.blocked, self.winners,
-            self.round_points, tuple(records(self._history)), self.salt, self.drawn,
-            self.exposed,
-        )  # fmt: skip
-
-    @property
-    def salt(self) -> str:
-        """What orders the reshuffles of the discard pile ("" when the rules never do)."""
-        return "" if self._t.plain else self._salt
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Round) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        hands = " | ".join(" ".join(map(str, hand)) for hand in self.hands)
-        return (
-            f"<Round {self.rules.key} top={self.top}{SUIT_SYMBOLS[self.active_suit]} "
-            f"turn={self.turn} stock={self.stock_size} hands=[{hands}]>"
-        )
-
-
-def rank_text(rank: int) -> str:
-    """A rank index as notation; 13 is the joker's."""
-    return JOKER_RANK if rank == N_RANKS else RANKS[rank]
-
-
-def cards_of(hand: int) -> tuple[Card, ...]:
-    """The cards of a hand bitmask, in card order (copies of extra decks included)."""
-    return tuple(sorted(ALL_VALUES[i % V] for i in ids_of(hand)))
-
-
-def ids_for(cards: Iterable[Card | str], decks: int) -> list[int]:
-    """Card ids for a sequence of cards: the n-th copy of a value gets the n-th layer's id
-    (``decks``: the id layers, `Tables.decks`)."""
-    seen: Counter[int] = Counter()
-    ids = []
-    for card in cards:
-        value = Card.parse(card).value
-        if seen[value] >= decks:
-            raise ValueError(f"too many copies of {ALL_VALUES[value]}")
-        ids.append(seen[value] * V + value)
-        seen[value] += 1
-    return ids
-
+from .state import Round, assemble
 
 # --- Setting up a round ---------------------------------------------------------------
 
@@ -392,30 +188,10 @@ def new_round(
         turned += 1
     top = stock.pop(0) % V
 
-    st = object.__new__(Round)
-    st.rules = rules
-    st.players = players
-    st.dealer = dealer
-    st._t = t
-    st._hands = hands
-    st._stock = tuple(stock)
-    st._pos = 0
-    st._top = top
-    st._suit = top // N_RANKS
-    st.turn = dealer
-    st.direction = 1
-    st.pending_draw = 0
-    st._pending_rank = -1
-    st._idle = 0
-    st.finished = False
-    st.blocked = False
-    st.winners = ()
-    st.round_points = (0,) * players
-    st._history = ((OPEN, dealer, top), history)
-    st._salt = salt or ""
-    st._drawn = -1
-    st._exposed = -1
-    st._reshuffled = 0
+    # A fresh round: the other fields take `assemble`'s defaults (no penalty, no winner...).
+    history = ((OPEN, dealer, top), history)
+    st = assemble(rules, players, dealer, t, hands, tuple(stock), top, top // N_RANKS, dealer,
+                  history, salt or "")  # fmt: skip
     _after_play(st, t, dealer, top, top)  # the opening card acts as if the dealer played it
     return st
 
@@ -442,104 +218,6 @@ def stacked_deck(
     return chosen + sorted(rest.elements())
 
 
-# --- Legal moves ----------------------------------------------------------------------
-
-
-def legal_actions(state: Round) -> list[int]:
-    """The actions of the player to move (see `encoding`); empty once the round is over."""
-    if state.finished:
-        return []
-    if not state._t.plain:
-        return house_actions(state)
-    return actions_for(
-        state._t,
-        state._hands[state.turn],
-        state._top,
-        state._suit,
-        state.pending_draw,
-        state._pending_rank,
-        state._pos < len(state._stock),
-    )
-
-
-def actions_for(
-    t: Tables, hand: int, top: int, suit: int, pending: int, pending_rank: int, can_draw: bool
-) -> list[int]:
-    """The legal actions of a hand in a position under the product's policies: the one
-    definition of which cards may be played (`house_actions` adds the house rules)."""
-    values = hand if t.decks == 1 else t.values(hand)
-    actions = []
-    if pending:
-        playable = values & t.rank_mask[pending_rank] if pending_rank >= 0 else 0
-        while playable:
-            low = playable & -playable
-            actions.append(low.bit_length() - 1)
-            playable ^= low
-        actions.append(DRAW)  # take the penalty, even from an empty stock
-        return actions
-    playable = values & t.follow[top * N_SUITS + suit]
-    while playable:
-        low = playable & -playable
-        actions.append(low.bit_length() - 1)
-        playable ^= low
-    wild = values & t.wild
-    if wild:
-        if hand & (hand - 1):
-            while wild:
-                low = wild & -wild
-                actions.extend(t.wild_actions[low.bit_length() - 1])
-                wild ^= low
-        else:  # the wild card is the last card: the round ends, no suit is named
-            actions.append(wild.bit_length() - 1)
-    if can_draw:
-        actions.append(DRAW)
-    elif not actions:
-        actions.append(PASS)
-    return actions
-
-
-def house_actions(st: Round) -> list[int]:
-    """`actions_for` with the house rules: the drawn card only after a draw-one draw, the
-    reshuffle as a source of draws, announced plays, the catch."""
-    return house_actions_for(
-        st._t, st._hands[st.turn], st._top, st._suit, st.pending_draw, st._pending_rank,
-        st.can_draw, st._drawn % V if st._drawn >= 0 else -1, 0 <= st._exposed != st.turn,
-    )  # fmt: skip
-
-
-def house_actions_for(
-    t: Tables,
-    hand: int,
-    top: int,
-    suit: int,
-    pending: int,
-    pending_rank: int,
-    can_draw: bool,
-    drawn: int,
-    can_catch: bool,
-) -> list[int]:
-    """`house_actions` from the parts of a position (``drawn``: a value or -1)."""
-    if drawn >= 0:
-        actions = actions_for(t, hand, top, suit, 0, -1, False)
-        actions = [a for a in actions if a < DRAW and a % V == drawn]
-        actions.append(PASS)
-    else:
-        actions = actions_for(t, hand, top, suit, pending, pending_rank, can_draw)
-    if t.rules.announces:
-        if hand.bit_count() == 2:
-            plays = [a for a in actions if a < DRAW]
-            actions = plays + [a + ANNOUNCED for a in plays] + actions[len(plays) :]
-        if can_catch:
-            actions.append(CATCH)
-    return actions
-
-
-def legal_moves(state: Round) -> list[Move]:
-    """`legal_actions` as `Move` values."""
-    moves = state._t.moves
-    return [moves[a] for a in legal_actions(state)]
-
-
 # --- Applying moves -------------------------------------------------------------------
 
 
@@ -547,7 +225,7 @@ def apply_action(state: Round, action: int) -> Round:
     """The round after ``action``, which must come from ``legal_actions(state)``
     (not checked: this is the fast path; `apply_move` checks)."""
     new = state._copy()
-    _step(new, action)
+    step(new, action)
     return new
 
 
@@ -557,7 +235,7 @@ def apply_move(state: Round, move: Move | str) -> Round:
         move = parse_move(move)
     action = action_of(move)
     if action not in legal_actions(state):
-        raise IllegalMove(_reason(state, move))
+        raise IllegalMove(why_illegal(state, move))
     return apply_action(state, action)
 
 
@@ -572,162 +250,15 @@ def events_between(before: Round, after: Round) -> tuple[Event, ...]:
     return tuple(event_of(record) for record in reversed(added))
 
 
-def random_playout(state: Round, rng: random.Random) -> Round:
-    """The finished round reached by uniformly random legal moves from ``state``."""
-    st = state._copy()
-    rand = rng.random
-    if not st._t.plain:
-        while not st.finished:
-            actions = house_actions(st)
-            _step(st, actions[int(rand() * len(actions))])
-    elif not st.finished:
-        _plain_playout(st, rand)
-    return st
+# --- One move and its effects ---------------------------------------------------------
 
 
-def _plain_playout(st: Round, rand: Callable[[], float]) -> None:
-    """`random_playout` of an unfinished round under the product's policies, in place.
+def step(st: Round, action: int) -> None:
+    """Apply ``action``, which must come from ``legal_actions(st)``, to ``st`` in place.
 
-    The hot path of robots' rollouts and of the benchmark: `actions_for` and `_step` fused
-    into one loop over local variables. It counts the legal actions instead of listing them
-    and picks the one `actions_for` would list at ``int(rand() * count)`` (same order, one
-    ``rand()`` per move, so exactly the rounds the two functions give). The move that ends
-    the round (a last card, the idle turn that blocks the table) goes through `_step`.
-    """
-    t = st._t
-    hands = st._hands  # the copy's own list: updated in place
-    players = st.players
-    stock = st._stock
-    n_stock = len(stock)
-    follow = t.follow
-    wild_mask = t.wild
-    rank_mask = t.rank_mask
-    copies = t.copies
-    effect = t.effect
-    values_of = None if t.decks == 1 else t.values
-    pos = st._pos
-    top = st._top
-    suit = st._suit
-    p = st.turn
-    d = st.direction
-    pending = st.pending_draw
-    pending_rank = st._pending_rank
-    idle = st._idle
-    history = st._history
-    follows = follow[top * N_SUITS + suit]  # what follows the top card: changes with a play
-    while True:
-        hand = hands[p]
-        values = hand if values_of is None else values_of(hand)
-        if pending:  # answer with the pending rank (listed first) or take the penalty
-            playable = values & rank_mask[pending_rank] if pending_rank >= 0 else 0
-            n = playable.bit_count()
-            k = int(rand() * (n + 1))
-            if k == n:
-                if idle + 1 >= players:  # the table blocks
-                    action = DRAW
-                    break
-                count = min(pending, n_stock - pos)
-                for i in range(pos, pos + count):
-                    hand |= 1 << stock[i]
-                hands[p] = hand
-                pos += count
-                history = ((PENALTY_EVENT, p, count), history)
-                pending = 0
-                pending_rank = -1
-                idle += 1
-                p = (p + d) % players
-                continue
-            while k:
-                playable &= playable - 1
-                k -= 1
-            action = value = (playable & -playable).bit_length() - 1
-        else:  # the cards that follow, each wild card once per suit, then draw or pass
-            playable = values & follows
-            wild = values & wild_mask
-            n = playable.bit_count()
-            multi = hand & (hand - 1)
-            plays = n + (wild.bit_count() * (N_SUITS if multi else 1) if wild else 0)
-            if pos < n_stock:
-                k = int(rand() * (plays + 1))
-                if k == plays:
-                    hands[p] = hand | 1 << stock[pos]
-                    pos += 1
-                    history = ((DRAW_EVENT, p, 1), history)
-                    continue
-            elif plays:
-                k = int(rand() * plays)
-            else:
-                rand()  # the one listed action, chosen as `random_playout` always did
-                if idle + 1 >= players:  # the table blocks
-                    action = PASS
-                    break
-                history = ((PASS_EVENT, p, 0), history)
-                idle += 1
-                p = (p + d) % players
-                continue
-            if k < n:
-                while k:
-                    playable &= playable - 1
-                    k -= 1
-                action = value = (playable & -playable).bit_length() - 1
-            elif multi:
-                k -= n
-                wild_suit = k % N_SUITS
-                k //= N_SUITS
-                while k:
-                    wild &= wild - 1
-                    k -= 1
-                value = (wild & -wild).bit_length() - 1
-                action = V * (1 + wild_suit) + value
-            else:
-                action = value = wild.bit_length() - 1
-        if not hand & (hand - 1):  # the last card: the round ends
-            break
-        # _step's play, then _after_play
-        c = hand & copies[value]
-        hands[p] = hand ^ (c & -c)
-        history = ((PLAY, p, action), history)
-        covered = top
-        top = value
-        if action >= V:
-            suit = action // V - 1
-        elif value != JOKER:  # a joker leaves the active suit as it was
-            suit = value // N_RANKS
-        follows = follow[top * N_SUITS + suit]
-        idle = 0
-        e = effect[value]
-        if e:
-            if e == COPY:  # repeats the covered card's effect (a copy of a copy: nothing)
-                value = covered
-                e = effect[value]
-                if e == COPY:
-                    e = NO_EFFECT
-            if e == PENALTY:
-                pending += t.amount[value]
-                if t.stackable[value]:
-                    pending_rank = N_RANKS if value == JOKER else value % N_RANKS
-                else:
-                    pending_rank = -1
-            elif e == SKIP:
-                p = (p + d) % players  # the skipped player has no turn: not an idle turn
-                history = ((SKIP_EVENT, p, 0), history)
-            elif e == REVERSE and players > 2:  # with two players nothing
-                d = -d
-        p = (p + d) % players
-    st._pos = pos
-    st._top = top
-    st._suit = suit
-    st.turn = p
-    st.direction = d
-    st.pending_draw = pending
-    st._pending_rank = pending_rank
-    st._idle = idle
-    st._history = history
-    _step(st, action)
-
-
-def _step(st: Round, action: int) -> None:
-    """Apply a legal action to ``st`` in place (only ever to a fresh private copy)."""
+    The single step of playouts, for a round nobody else holds: `apply_action`'s result or
+    `round_from_guess`'s (everywhere else rounds are immutable; `apply_action` copies, then
+    steps). Not checked, like `apply_action`."""
     p = st.turn
     t = st._t
     if not t.plain and st._exposed >= 0 and action != CATCH:
@@ -807,25 +338,47 @@ def _no_play(st: Round, p: int, action: int) -> None:
 
 def _after_play(st: Round, t: Tables, p: int, value: int, covered: int) -> None:
     """Pass the turn on after ``p`` played ``value`` on ``covered``, applying its effect."""
+    if t.effect[value] == NO_EFFECT:
+        st.turn = (p + st.direction) % st.players
+    else:
+        st.turn, st.direction, st.pending_draw, st._pending_rank, st._history = card_effect(
+            t, st.players, p, st.direction, value, covered, st.pending_draw, st._pending_rank,
+            st._history,
+        )  # fmt: skip
+
+
+def card_effect(
+    t: Tables,
+    players: int,
+    p: int,
+    d: int,
+    value: int,
+    covered: int,
+    pending: int,
+    pending_rank: int,
+    history: Chain,
+) -> tuple[int, int, int, int, Chain]:
+    """The effect of a card: ``p`` played ``value`` (a card with an effect, ``t.effect``) on
+    ``covered`` with the play going in direction ``d``, ``pending`` cards of penalty pending
+    (answered by ``pending_rank``). Returns the player to move next, the direction, the
+    penalty and its rank, and the history (a skip adds its event).
+
+    The one definition of the effects: a move (`step`, and the deal's opening card) and the
+    fused playout loop (`playout`) both call it. A card without an effect passes the turn
+    to the next player, ``(p + d) % players``."""
     effect = t.effect[value]
-    d = st.direction
-    if effect != NO_EFFECT:
-        if effect == COPY:  # repeats the covered card's effect (a copy of a copy: nothing)
-            value = covered
-            effect = t.effect[value] if t.effect[value] != COPY else NO_EFFECT
-        if effect == PENALTY:
-            st.pending_draw += t.amount[value]
-            st._pending_rank = _rank(value) if t.stackable[value] else -1
-        elif effect == SKIP:
-            p = (p + d) % st.players  # the skipped player has no turn: not an idle turn
-            st._history = ((SKIP_EVENT, p, 0), st._history)
-        elif effect != NO_EFFECT and st.players > 2:  # REVERSE; with two players nothing
-            st.direction = d = -d
-    st.turn = (p + d) % st.players
-
-
-def _rank(value: int) -> int:
-    return N_RANKS if value == JOKER else value % N_RANKS
+    if effect == COPY:  # repeats the covered card's effect (a copy of a copy: nothing)
+        value = covered
+        effect = t.effect[value] if t.effect[value] != COPY else NO_EFFECT
+    if effect == PENALTY:
+        pending += t.amount[value]
+        pending_rank = t.answer_rank[value]
+    elif effect == SKIP:
+        p = (p + d) % players  # the skipped player has no turn: not an idle turn
+        history = ((SKIP_EVENT, p, 0), history)
+    elif effect == REVERSE and players > 2:  # with two players nothing
+        d = -d
+    return (p + d) % players, d, pending, pending_rank, history
 
 
 def _draw_cards(st: Round, p: int, count: int) -> int:
@@ -899,88 +452,3 @@ def _finish(st: Round, winners: tuple[int, ...], points: tuple[int, ...]) -> Non
     st._pending_rank = -1
     st._drawn = -1
     st._exposed = -1
-
-
-# --- Why a move is not legal ----------------------------------------------------------
-
-
-def why_not_playable(state: Round, card: Card | str) -> str | None:
-    """Why the player to move cannot play ``card`` now, or None if they can."""
-    return card_reason(
-        state._t,
-        state._hands[state.turn],
-        state._top,
-        state._suit,
-        state.pending_draw,
-        state._pending_rank,
-        state.finished,
-        Card.parse(card),
-        -1 if state._t.plain else state._drawn,
-    )
-
-
-def card_reason(
-    t: Tables,
-    hand: int,
-    top: int,
-    suit: int,
-    pending: int,
-    pending_rank: int,
-    finished: bool,
-    card: Card,
-    drawn: int = -1,
-) -> str | None:
-    if finished:
-        return "La ronda terminó"
-    if not t.values(hand) >> card.value & 1:
-        return "Esa carta no está en tu mano"
-    if drawn >= 0 and card.value != drawn % V:
-        return "Después de robar solo puedes jugar la carta que robaste, o pasar"
-    if pending:
-        if pending_rank == card.value % N_RANKS:
-            return None
-        return _penalty_reason(pending, pending_rank)
-    if t.wild >> card.value & 1 or t.follow[top * N_SUITS + suit] >> card.value & 1:
-        return None
-    wilds = " o ".join(rank_with_article(r) for r in RANKS if t.wild >> RANKS.index(r) & 1)
-    symbol = SUIT_SYMBOLS[SUITS[suit]]
-    if t.wild >> top & 1 or top == JOKER:
-        return f"Tienes que jugar {symbol} o {wilds}"
-    return f"Tienes que jugar {symbol}, {rank_with_article(ALL_VALUES[top].rank)} o {wilds}"
-
-
-def _penalty_reason(pending: int, pending_rank: int) -> str:
-    if pending_rank < 0:
-        return f"Tienes que robar {pending}"
-    rank = rank_with_article(rank_text(pending_rank))
-    return f"Tienes que responder con {rank} o robar {pending}"
-
-
-def _reason(state: Round, move: Move) -> str:
-    """The message for an illegal ``move`` (legality itself is `legal_actions`)."""
-    if state.finished:
-        return "La ronda terminó"
-    if isinstance(move, Catch):
-        return "No hay nadie a quien pillar sin anunciar su última carta"
-    if isinstance(move, Play):
-        reason = why_not_playable(state, move.card)
-        if reason:
-            return reason
-        if move.announce and not state.rules.announces:
-            return "En estas reglas no se anuncia la última carta"
-        if move.announce and len(state.hands[state.turn]) != 2:
-            return "¡Última carta! se anuncia al jugar la penúltima"
-        if not state._t.wild >> move.card.value & 1:
-            return f"Con {rank_with_article(move.card.rank)} no se elige palo"
-        if move.suit is None:
-            return f"Tienes que elegir un palo para el {move.card.rank}"
-        return "Con tu última carta no eliges palo: la ronda termina"
-    if isinstance(move, Draw):
-        if state.drawn is not None:
-            return "Ya robaste: juega la carta robada o pasa"
-        return "El mazo se acabó: no puedes robar"
-    if state.pending_draw:
-        return _penalty_reason(state.pending_draw, state._pending_rank)
-    if state.stock_size:
-        return "No puedes pasar: todavía puedes robar"
-    return "No puedes pasar: tienes una carta que sirve"

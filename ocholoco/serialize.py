@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import SUIT_INDEX, Card
-from .encoding import N_RANKS, V, ids_of, tables_for
+from .encoding import N_RANKS, V, ids_for, ids_of, rank_text, tables_for
 from .history import Event, chain_of, record_of
 from .match import Match
 from .moves import Catch, Draw, Pass, Play, parse_move
 from .options import rules_from_json, rules_to_json
-from .round import Round, ids_for, rank_text
+from .state import Round, assemble
 from .view import RoundView
 
 JsonValue = Round | Match | RoundView | Play | Draw | Pass | Catch
@@ -127,36 +127,36 @@ def _round(data: dict[str, Any], common: dict[str, Any]) -> Round:
     for size in sizes:
         hands.append(sum(1 << i for i in ids[start : start + size]))
         start += size
-    st = object.__new__(Round)
-    st.rules = rules
-    st.players = common["players"]
-    st.dealer = common["dealer"]
-    st._t = t
-    st._hands = hands
-    st._stock = tuple(ids[start:])
-    st._pos = 0
-    st._top = common["top"].value
-    st._suit = SUIT_INDEX[common["active_suit"]]
-    st.turn = common["turn"]
-    st.direction = common["direction"]
-    st.pending_draw = common["pending_draw"]
+    turn = common["turn"]
+    drawn = -1
+    if common["drawn"] is not None:  # the last copy of that value dealt to the player to move
+        drawn = max(i for i in ids_of(hands[turn]) if i % V == common["drawn"].value)
     rank = common["pending_rank"]
-    st._pending_rank = _rank_index(rank) if rank else -1
-    st._idle = common["idle_turns"]
-    st.finished = common["finished"]
-    st.blocked = common["blocked"]
-    st.winners = common["winners"]
-    st.round_points = common["round_points"]
-    st._history = chain_of([record_of(e) for e in common["history"]])
-    # A snapshot from before salts kept a secret int seed instead: it orders the reshuffles.
-    st._salt = data.get("salt", str(data.get("seed", "")))
-    st._reshuffled = sum(e.kind == "reshuffle" for e in common["history"])
-    st._exposed = -1 if common["exposed"] is None else common["exposed"]
-    st._drawn = -1
-    drawn = common["drawn"]
-    if drawn is not None:  # the last copy of that value dealt to the player to move
-        st._drawn = max(i for i in ids_of(hands[st.turn]) if i % V == drawn.value)
-    return st
+    return assemble(
+        rules,
+        common["players"],
+        common["dealer"],
+        t,
+        hands,
+        tuple(ids[start:]),
+        top=common["top"].value,
+        suit=SUIT_INDEX[common["active_suit"]],
+        turn=turn,
+        history=chain_of([record_of(e) for e in common["history"]]),
+        # A snapshot from before salts kept a secret int seed instead: it orders the reshuffles.
+        salt=data.get("salt", str(data.get("seed", ""))),
+        direction=common["direction"],
+        pending_draw=common["pending_draw"],
+        pending_rank=_rank_index(rank) if rank else -1,
+        idle=common["idle_turns"],
+        finished=common["finished"],
+        blocked=common["blocked"],
+        winners=common["winners"],
+        round_points=common["round_points"],
+        drawn=drawn,
+        exposed=-1 if common["exposed"] is None else common["exposed"],
+        reshuffled=sum(e.kind == "reshuffle" for e in common["history"]),
+    )
 
 
 def _rank_index(rank: str) -> int:

@@ -11,7 +11,8 @@ import time
 from dataclasses import dataclass
 
 from .history import CAUGHT, DRAW, PASS, PENALTY, PLAY, records
-from .round import new_round, random_playout
+from .playout import random_playout
+from .round import new_round
 from .rules import PRESETS
 
 _MOVE_KINDS = frozenset((PLAY, DRAW, PASS, PENALTY, CAUGHT))

@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import SUIT_INDEX, Card
-from .encoding import tables_for
+from .encoding import ids_for, rank_text, tables_for
 from .history import Event
+from .legal import actions_for, card_reason, house_actions_for
 from .moves import Move
-from .round import Round, actions_for, card_reason, house_actions_for, ids_for, rank_text
 from .rules import RuleSet
+from .state import Round
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,13 @@
-"""Difícil searches: it finds what wins, keeps to its time budget and is reproducible."""
+"""Difícil searches: it finds what wins, stops when its time is spent and is reproducible."""
 
 from __future__ import annotations
 
 import itertools
 import random
-import time
 
 from bots import choose
-from ocholoco import PRESETS, Card, Play, Round, legal_moves, view_for
+from bots.dificil import dificil_choose
+from ocholoco import PRESETS, Card, Play, Round, action_of, legal_moves, view_for
 from tests.engine.positions import position
 
 from .helpers import positions
@@ -34,14 +34,38 @@ def test_dificil_plays_the_skip_first_when_that_wins_on_the_spot():
     assert dificil(state) == Play(Card.parse("QH"))
 
 
-def test_dificil_keeps_to_its_time_budget():
-    source = positions(PRESETS["especiales"], 4, seed=8)
-    longest = 0.0
-    for state in itertools.islice(source, 0, 40, 4):
-        start = time.perf_counter()
-        dificil(state, budget=0.02, playouts=None)
-        longest = max(longest, time.perf_counter() - start)
-    assert longest < 0.2  # 20 ms asked; generous for a shared machine
+class FakeClock:
+    """A clock that moves on ``step`` seconds each time it is read, and remembers the reads."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+        self.reads: list[float] = []
+
+    def __call__(self) -> float:
+        self.reads.append(self.now)
+        self.now += self.step
+        return self.reads[-1]
+
+
+def test_dificil_stops_thinking_when_its_budget_is_spent():
+    # Its clock is read after every playout and every 32 moves of one: the first read at or
+    # past the budget is the last, and until then it goes on thinking.
+    searched = 0
+    for state in itertools.islice(positions(PRESETS["especiales"], 4, seed=8), 0, 120, 4):
+        view, moves = view_for(state, state.turn), legal_moves(state)
+        actions = [action_of(m) for m in moves]
+        for step, budget in ((0.001, 0.02), (0.0001, 0.02)):
+            clock = FakeClock(step)
+            action = dificil_choose(view, actions, random.Random(1), budget=budget, clock=clock)
+            assert action in actions
+            if not clock.reads:
+                continue  # nothing to search: one move, a catch, or the last card going out
+            deadline = clock.reads[0] + budget
+            assert clock.reads[-1] >= deadline  # it thought until the budget was spent...
+            assert all(read < deadline for read in clock.reads[:-1])  # ...and stopped there
+            searched += 1
+    assert searched >= 10
 
 
 def test_dificil_with_the_same_seed_makes_the_same_choices():

@@ -11,7 +11,7 @@ from bots import choose
 from bots.determinize import _plays_as_seen, sample_round
 from bots.inference import public_info
 from ocholoco import PRESETS, Card, apply_move, legal_actions, legal_moves, new_round, view_for
-from ocholoco.encoding import V, ids_of
+from ocholoco.encoding import V, ids_of, tables_for
 from tests.engine.positions import play, position
 
 from .helpers import TABLES, positions
@@ -45,8 +45,8 @@ def test_a_guess_agrees_with_everything_the_view_shows_and_the_round_proves(rule
         # the guess holds the real deck's cards (a joker only where the rules have jokers)...
         dealt = sorted([*(c for hand in guess.hands for c in hand), *guess.stock])
         assert dealt == sorted([*(c for hand in state.hands for c in hand), *state.stock])
-        ids = [*guess._stock, *(i for hand in guess._hands for i in ids_of(hand))]
-        assert len(set(ids)) == len(ids) and set(ids) <= set(guess._t.ids)
+        ids = [*guess.stock_ids, *(i for hand in guess.hand_masks for i in ids_of(hand))]
+        assert len(set(ids)) == len(ids) and set(ids) <= set(tables_for(rules, players).ids)
         # ...and offers the player to move the same moves as the real round, in the same order
         assert legal_actions(guess) == legal_actions(state)
         reshuffled += any(e.kind == "reshuffle" for e in view.history)
@@ -82,7 +82,11 @@ def test_a_player_who_drew_on_a_suit_probably_lacks_it_and_one_who_passed_surely
     assert Card.parse("3C") in excluded and Card.parse("KH") not in excluded
 
 
-@pytest.mark.parametrize(("rules", "players"), TABLES)
+# A copying card's effect depends on the pile, so its plays are never read (`inference`).
+READABLE_TABLES = [t for t in TABLES if all(e.kind != "copy" for _, e in t.values[0].effects)]
+
+
+@pytest.mark.parametrize(("rules", "players"), READABLE_TABLES)
 def test_normal_players_hands_agree_with_the_plays_they_were_seen_to_make(rules, players):
     # What `determinize` checks its guesses against holds for the true hands of Normal players.
     rng = random.Random(players)
@@ -93,8 +97,8 @@ def test_normal_players_hands_agree_with_the_plays_they_were_seen_to_make(rules,
             info = public_info(view_for(state, 0))
             for p in range(1, players):
                 if any(play.telling for play in info.plays[p]):
-                    assert _plays_as_seen(info, state._hands[p], info.plays[p], players)
+                    assert _plays_as_seen(info, state.hand_masks[p], info.plays[p], players)
                     checked += 1
             view = view_for(state, state.turn)
             state = apply_move(state, choose(view, legal_moves(state), level="normal", rng=rng))
-    assert checked or rules.effects and any(e.kind == "copy" for _, e in rules.effects)
+    assert checked

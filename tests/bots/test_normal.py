@@ -99,47 +99,119 @@ def test_normal_names_a_suit_the_player_with_one_card_left_drew_on():
 # rule set and table size (the presets, and house rule sets with other special ranks).
 
 
-def normal_decisions(rules: RuleSet, players: int, count: int = 120):
-    """(state, legal moves, Normal's move) along random rounds."""
-    for state in itertools.islice(positions(rules, players, seed=players), count):
+def normal_cases(rules: RuleSet, players: int, holds, chosen=None, want: int = 8):
+    """(state, legal moves, Normal's move) at the positions of random rounds where
+    ``holds(state, moves)`` and Normal's move is ``chosen(move)`` (if given): the first
+    ``want`` of them (fewer only if they do not show up in `LOOKED_AT` positions; each test
+    checks that it saw them all, so that none passes on no case)."""
+    for state in itertools.islice(positions(rules, players, seed=players, every=1), LOOKED_AT):
         moves = legal_moves(state)
-        yield state, moves, choose(view_for(state, state.turn), moves, level="normal", rng=None)
+        if not holds(state, moves):
+            continue
+        move = choose(view_for(state, state.turn), moves, level="normal", rng=None)
+        if chosen is None or chosen(move):
+            yield state, moves, move
+            want -= 1
+            if not want:
+                return
 
 
-@pytest.mark.parametrize(("rules", "players"), TABLES)
+LOOKED_AT = 20_000  # positions looked at, at most, for a test's cases
+CASES = 8
+# The tables where a case can arise: a wild card, a penalty that a card may answer (a
+# stackable one), the announcement.
+WILD_TABLES = [t for t in TABLES if t.values[0].wild_ranks]
+ANSWER_TABLES = [
+    t for t in TABLES if any(e.kind == "draw" and e.stackable for _, e in t.values[0].effects)
+]
+ANNOUNCE_TABLES = [t for t in TABLES if t.values[0].announces]
+
+
+def plays(state, moves) -> bool:
+    """Whether a card may be played."""
+    return any(isinstance(m, Play) for m in moves)
+
+
+@pytest.mark.parametrize(("rules", "players"), WILD_TABLES)
 def test_normal_never_spends_a_wild_card_while_another_card_fits(rules, players):
-    for _, moves, move in normal_decisions(rules, players):
-        wild = rules.wild_ranks
-        if isinstance(move, Play) and move.card.rank in wild:
-            others = [m for m in moves if isinstance(m, Play) and m.card.rank not in wild]
-            assert not others, (move, others)
+    wild = rules.wild_ranks
+
+    def a_wild_card_fits(state, moves):
+        return any(isinstance(m, Play) and m.card.rank in wild for m in moves)
+
+    def spends_it(move):
+        return isinstance(move, Play) and move.card.rank in wild
+
+    cases = 0
+    for _, moves, move in normal_cases(rules, players, a_wild_card_fits, spends_it):
+        others = [m for m in moves if isinstance(m, Play) and m.card.rank not in wild]
+        assert not others, (move, others)
+        cases += 1
+    assert cases == CASES
 
 
 @pytest.mark.parametrize(("rules", "players"), TABLES)
 def test_normal_never_draws_while_a_card_fits(rules, players):
-    for state, moves, move in normal_decisions(rules, players):
-        if any(isinstance(m, Play) for m in moves) and not state.pending_draw:
-            assert isinstance(move, (Play, Catch)), (moves, move)
+    def a_card_fits(state, moves):
+        return plays(state, moves) and not state.pending_draw
+
+    cases = 0
+    for _, moves, move in normal_cases(rules, players, a_card_fits):
+        assert isinstance(move, (Play, Catch)), (moves, move)
+        cases += 1
+    assert cases == CASES
 
 
-@pytest.mark.parametrize(("rules", "players"), TABLES)
+@pytest.mark.parametrize(("rules", "players"), ANSWER_TABLES)
 def test_normal_never_takes_a_penalty_it_could_pass_on(rules, players):
-    for state, moves, move in normal_decisions(rules, players, count=400):
-        if state.pending_draw and any(isinstance(m, Play) for m in moves):
-            assert isinstance(move, (Play, Catch)), (moves, move)
+    def a_card_answers(state, moves):
+        return state.pending_draw and plays(state, moves)
+
+    cases = 0
+    for _, moves, move in normal_cases(rules, players, a_card_answers):
+        assert isinstance(move, (Play, Catch)), (moves, move)
+        cases += 1
+    assert cases == CASES
 
 
-@pytest.mark.parametrize(("rules", "players"), TABLES)
-def test_normal_announces_exactly_when_it_plays_its_second_to_last_card(rules, players):
-    for state, moves, move in normal_decisions(rules, players, count=400):
+@pytest.mark.parametrize(("rules", "players"), ANNOUNCE_TABLES)
+def test_normal_catches_first_and_announces_only_with_its_second_to_last_card(rules, players):
+    def may_catch_or_play(state, moves):
+        return Catch() in moves or plays(state, moves)
+
+    cases = 0
+    for state, moves, move in normal_cases(rules, players, may_catch_or_play, want=60):
         if Catch() in moves:
             assert move == Catch()  # the forgetful player draws the fine first
-        elif isinstance(move, Play) and rules.announces:
+        else:
+            assert isinstance(move, Play), (moves, move)
             assert move.announce == (len(state.hands[state.turn]) == 2), move
+        cases += 1
+    assert cases == 60
+
+
+@pytest.mark.parametrize(("rules", "players"), ANNOUNCE_TABLES)
+def test_normal_announces_when_it_plays_its_second_to_last_card(rules, players):
+    def holds_two_cards(state, moves):
+        return len(state.hands[state.turn]) == 2 and plays(state, moves)
+
+    def a_play(move):
+        return isinstance(move, Play)
+
+    cases = 0
+    for _, _, move in normal_cases(rules, players, holds_two_cards, a_play):
+        assert move.announce, move
+        cases += 1
+    assert cases == CASES
 
 
 @pytest.mark.parametrize(("rules", "players"), TABLES)
 def test_normal_goes_out_whenever_its_last_card_fits(rules, players):
-    for state, moves, move in normal_decisions(rules, players, count=400):
-        if len(state.hands[state.turn]) == 1 and any(isinstance(m, Play) for m in moves):
-            assert isinstance(move, (Play, Catch)), (moves, move)
+    def last_card_fits(state, moves):
+        return len(state.hands[state.turn]) == 1 and plays(state, moves)
+
+    cases = 0
+    for _, moves, move in normal_cases(rules, players, last_card_fits):
+        assert isinstance(move, (Play, Catch)), (moves, move)
+        cases += 1
+    assert cases == CASES

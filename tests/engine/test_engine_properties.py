@@ -94,6 +94,7 @@ def check_position(state):
     candidates = [Draw(), Pass(), Catch()] + [
         Play(c, s, a) for c in set(hand) for s in (None, "S", "H", "D", "C") for a in (False, True)
     ]
+    refused = 0
     for move in candidates:
         if move not in moves:
             try:
@@ -102,6 +103,8 @@ def check_position(state):
                 assert str(refusal)
             else:
                 raise AssertionError(f"{move} was accepted but is not legal")
+            refused += 1
+    assert refused  # (a catch, a pass or a draw, a suit named with a plain card: never all legal)
 
 
 @settings(max_examples=100, deadline=None)
