@@ -41,11 +41,12 @@ from .replay import replay
 from .round import apply_action, apply_move, events_between, new_round, stacked_deck, step
 from .rules import PRESETS, Effect, InvalidRules, RuleSet, card_points, deck_cards
 from .serialize import event_from_json, event_to_json, from_json, to_json
-from .state import Round, round_from_guess
+from .state import Round
 from .view import (
     RoundView,
     legal_moves_for_view,
     revealed_hands,
+    round_from_guess,
     view_for,
     why_not_playable_for_view,
 )

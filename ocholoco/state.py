@@ -6,16 +6,11 @@ moves are legal, and why not) and `playout` (random playouts).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .cards import ALL_VALUES, RANK_INDEX, SUIT_INDEX, SUITS, Card
-from .encoding import Tables, V, cards_of, rank_text, tables_for
+from .cards import ALL_VALUES, SUITS, Card
+from .encoding import Tables, V, cards_of, rank_text
 from .history import OPEN, PLAY, RESHUFFLE, Chain, Event, event_of, records
 from .notation import SUIT_SYMBOLS
 from .rules import RuleSet
-
-if TYPE_CHECKING:
-    from .view import RoundView
 
 
 class Round:
@@ -225,7 +220,7 @@ def assemble(
     """A `Round` of these fields (see `Round`'s annotations; the defaults are a fresh
     round's, ``round_points`` zeros): the one constructor, used by the deal
     (`round.new_round`), the copy before a move, JSON (`serialize`) and the robots' guesses
-    (`round_from_guess`)."""
+    (`view.round_from_guess`)."""
     st = object.__new__(Round)
     st.rules = rules
     st.players = players
@@ -251,47 +246,3 @@ def assemble(
     st._exposed = exposed
     st._reshuffled = reshuffled
     return st
-
-
-def round_from_guess(
-    view: RoundView,
-    hands: list[int],
-    stock: tuple[int, ...],
-    *,
-    salt: str,
-    reshuffles: int | None = None,
-) -> Round:
-    """The round behind ``view`` if the hidden cards are where a guess puts them: ``hands``
-    (every player's hand as a mask of card ids, `encoding`; the viewer's as the view shows
-    it) and ``stock`` (card ids, top first). What the robots' search plays out.
-
-    The table (top card, suit, turn, penalty, the house rules' state) is the view's; the
-    history is left out (a playout needs only the future), and ``salt`` stands for the
-    unknown order of later reshuffles. ``reshuffles``: the times the stock was already
-    rebuilt (by default counted in the view's history)."""
-    if reshuffles is None:
-        reshuffles = sum(e.kind == "reshuffle" for e in view.history)
-    return assemble(
-        view.rules,
-        view.players,
-        view.dealer,
-        tables_for(view.rules, view.players),
-        hands,
-        stock,
-        top=view.top.value,
-        suit=SUIT_INDEX[view.active_suit],
-        turn=view.turn,
-        history=None,  # a playout needs only the future
-        salt=salt,
-        direction=view.direction,
-        pending_draw=view.pending_draw,
-        pending_rank=RANK_INDEX[view.pending_rank] if view.pending_rank else -1,
-        idle=view.idle_turns,
-        finished=view.finished,
-        blocked=view.blocked,
-        winners=view.winners,
-        round_points=view.round_points,
-        drawn=view.drawn.value if view.drawn is not None else -1,  # (read modulo V)
-        exposed=-1 if view.exposed is None else view.exposed,
-        reshuffled=reshuffles,
-    )

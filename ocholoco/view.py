@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import SUIT_INDEX, Card
+from .cards import RANK_INDEX, SUIT_INDEX, Card
 from .encoding import ids_for, rank_text, tables_for
 from .history import Event
 from .legal import actions_for, card_reason, house_actions_for
 from .moves import Move
 from .rules import RuleSet
-from .state import Round
+from .state import Round, assemble
 
 
 @dataclass(frozen=True)
@@ -119,3 +119,47 @@ def revealed_hands(state: Round) -> tuple[tuple[Card, ...], ...]:
     if not state.finished:
         raise ValueError("hands are revealed only when the round is over")
     return state.hands
+
+
+def round_from_guess(
+    view: RoundView,
+    hands: list[int],
+    stock: tuple[int, ...],
+    *,
+    salt: str,
+    reshuffles: int | None = None,
+) -> Round:
+    """The round behind ``view`` if the hidden cards are where a guess puts them: ``hands``
+    (every player's hand as a mask of card ids, `encoding`; the viewer's as the view shows
+    it) and ``stock`` (card ids, top first). What the robots' search plays out.
+
+    The table (top card, suit, turn, penalty, the house rules' state) is the view's; the
+    history is left out (a playout needs only the future), and ``salt`` stands for the
+    unknown order of later reshuffles. ``reshuffles``: the times the stock was already
+    rebuilt (by default counted in the view's history)."""
+    if reshuffles is None:
+        reshuffles = sum(e.kind == "reshuffle" for e in view.history)
+    return assemble(
+        view.rules,
+        view.players,
+        view.dealer,
+        tables_for(view.rules, view.players),
+        hands,
+        stock,
+        top=view.top.value,
+        suit=SUIT_INDEX[view.active_suit],
+        turn=view.turn,
+        history=None,  # a playout needs only the future
+        salt=salt,
+        direction=view.direction,
+        pending_draw=view.pending_draw,
+        pending_rank=RANK_INDEX[view.pending_rank] if view.pending_rank else -1,
+        idle=view.idle_turns,
+        finished=view.finished,
+        blocked=view.blocked,
+        winners=view.winners,
+        round_points=view.round_points,
+        drawn=view.drawn.value if view.drawn is not None else -1,  # (read modulo V)
+        exposed=-1 if view.exposed is None else view.exposed,
+        reshuffled=reshuffles,
+    )
