@@ -78,7 +78,7 @@ STILL = """v => {
   if (parseInt(board.dataset.version) < v) return false;
   const paintOnly = new Set(['offset', 'computedOffset', 'easing', 'composite', 'opacity',
     'boxShadow', 'filter', 'color', 'backgroundColor', 'borderColor', 'outlineColor']);
-  return document.getAnimations().every(a => a.playState !== 'running'
+  return document.getAnimations().every(a => a.playState !== 'running' || !a.effect
     || a.effect.getKeyframes().every(k => Object.keys(k).every(p => paintOnly.has(p))));
 }"""
 
