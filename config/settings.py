@@ -108,7 +108,7 @@ if os.environ.get("DATABASE_URL"):
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         # The pool tries to reconnect to a PostgreSQL that went away every second or so: by
         # default it doubles its wait after each failed attempt, so after a 20 s outage the
-        # site stayed down 5-15 s more (tests/scale/test_faults.py).
+        # site stayed down 5-15 s more (bench/faults.py --only outage measures it).
         import psycopg_pool.base
 
         psycopg_pool.base.AttemptWithBackoff.DELAY_BACKOFF = 1.0

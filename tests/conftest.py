@@ -23,8 +23,10 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
-# Two cores are shared by the server, Chromium and the tests: give the page time.
-expect.set_options(timeout=10_000)
+# A page waits for a state that must come (a push, a robot's move) for at most this long: so
+# that a broken product fails instead of hanging, and a busy machine never trips it.
+WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(autouse=True)
@@ -99,7 +101,7 @@ def new_page(browser: Browser):
 
     def make(viewport: dict | None = None, **kwargs):
         context = browser.new_context(viewport=viewport or DESKTOP, **kwargs)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context.new_page()
 

@@ -148,13 +148,17 @@ def set_round(
 ) -> None:
     """Put the table at `code` (either address) of these servers in an exact position (a test
     fixture, not a move), through the servers' own database; pages reload to see it.
-    `match_json` also sets the match (its totals, say)."""
+    `match_json` also sets the match (its totals, say). The table's row is locked, as a move
+    locks it: a robot's move made meanwhile comes before (the position gets the next version)
+    or is refused after (its version is gone), never mixed with it."""
     match = (
         f"t.match_state = json.loads({json.dumps(json.dumps(match_json))}); " if match_json else ""
     )
     script = (
-        "import json; from tables.selectors import table_by_code; "
-        f"t = table_by_code({code!r}); "
+        "import json; from django.db import transaction; from tables.models import Table; "
+        "from tables.selectors import table_by_code\n"
+        "with transaction.atomic():\n"
+        f"    t = Table.objects.select_for_update().get(pk=table_by_code({code!r}).pk); "
         f"t.round_state = json.loads({json.dumps(json.dumps(round_json))}); "
         f"{match}t.version += 1; t.save()"
     )

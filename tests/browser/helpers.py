@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
@@ -70,20 +69,61 @@ def wait_for_version_above(page: Page, version: int) -> None:
     )
 
 
-def play_round(pages: list[Page], timeout: float = 180) -> None:
+# The board and the panel show one version (at least `v`), and nothing on the page moves in a
+# way that shifts a box: a card flying to the pile (feel.js), a card lifting (a transition),
+# the turn's pop-in. Paint-only animations (the seat's glow, a fade) do not count.
+STILL = """v => {
+  const board = document.querySelector('#board'), panel = document.querySelector('#panel');
+  if (!board || !panel || board.dataset.version !== panel.dataset.version) return false;
+  if (parseInt(board.dataset.version) < v) return false;
+  const paintOnly = new Set(['offset', 'computedOffset', 'easing', 'composite', 'opacity',
+    'boxShadow', 'filter', 'color', 'backgroundColor', 'borderColor', 'outlineColor']);
+  return document.getAnimations().every(a => a.playState !== 'running' || !a.effect
+    || a.effect.getKeyframes().every(k => Object.keys(k).every(p => paintOnly.has(p))));
+}"""
+
+
+def still(page: Page, version: int = 0) -> None:
+    """Until the page shows one version (at least `version`) on its board and its panel and
+    nothing on it moves: what is measured then is what the person sees."""
+    page.wait_for_function(STILL, arg=version)
+
+
+def at_rest(page: Page, version: int = 0) -> None:
+    """Until the page shows the table (at `version` or later) waiting for a person (the robots
+    wait too) and stands still: a layout measured then cannot be swapped or moved by a robot's
+    move."""
+    still(page, version)
+    expect(page.locator("#board .player.is-turn:not(:has(.badge))")).to_have_count(1)
+    still(page, version)
+
+
+def same_version(pages: list[Page]) -> int:
+    """Until every page shows one version, the newest any of them shows: returns it."""
+    while True:
+        newest = max(board_version(page) for page in pages)
+        for page in pages:
+            page.wait_for_function(
+                """v => ['#board', '#panel'].every(
+                    id => parseInt(document.querySelector(id).dataset.version) === v)
+                    || parseInt(document.querySelector('#board').dataset.version) > v""",
+                arg=newest,
+            )
+        if {board_version(page) for page in pages} == {newest}:
+            return newest
+
+
+def play_round(pages: list[Page]) -> None:
     """Every person takes their turns until the round ends (robots play theirs)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while True:
+        version = same_version(pages)
         if pages[0].locator("#panel .summary").count():
             return
-        moved = False
-        for page in pages:
-            if is_my_turn(page):
-                take_turn(page)
-                moved = True
-        if not moved:
-            time.sleep(0.05)
-    raise AssertionError("the round did not end in time")
+        mover = next((page for page in pages if is_my_turn(page)), None)
+        if mover is not None:
+            take_turn(mover)
+        else:  # a robot's turn
+            wait_for_version_above(pages[0], version)
 
 
 # axe-core (bundled by axe-playwright-python): WCAG 2.1 A and AA, best practice, and the

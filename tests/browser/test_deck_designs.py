@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import ocholoco
-from tests.browser.helpers import join_table, open_table
+from tests.browser.helpers import join_table, open_table, still
 from tests.conftest import DESKTOP, PHONE
 from tests.live import set_round
 from tests.tables.helpers import position
@@ -90,6 +90,7 @@ def table(new_page, servers):
         expect(page.locator("#panel .hand .card")).to_have_count(len(ANA))
         expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
         page.wait_for_load_state("networkidle")
+        still(page)
         return page
 
     return view

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import ocholoco
-from tests.browser.helpers import BOXES, axe_violations, open_table
+from tests.browser.helpers import BOXES, at_rest, axe_violations, open_table, still
 from tests.conftest import DESKTOP, PHONE
 from tests.live import set_round
 from tests.tables.helpers import position
@@ -89,6 +89,7 @@ def test_the_round_summary_says_who_won_what_and_why_and_fits_a_phone(new_page, 
     expect(robot.locator(".round-points")).to_have_text("—")
     expect(robot.locator(".to-go")).to_have_text("100")
     expect(summary.locator("tbody tr").first.locator(".to-go")).to_have_text("81")
+    still(page)
     left, _, right, _ = summary.evaluate_all(BOXES)[0]
     assert left >= 0 and right <= PHONE["width"]
     assert _fits_sideways(page)
@@ -114,6 +115,7 @@ def test_the_phone_header_shows_the_rules_name_whole(new_page, server_url):
     open_table(page, server_url, "Ana", longest.key)
     name = page.locator(".topbar .rules-name")
     expect(name).to_have_text(longest.label)
+    still(page)
     whole = name.evaluate(
         "e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight"
     )
@@ -128,6 +130,7 @@ def test_on_a_desktop_the_height_goes_to_the_table_and_the_hand(new_page, server
     page = new_page(DESKTOP)
     open_table(page, server_url, "Ana")
     _with_a_robot(page)
+    at_rest(page)  # the robot has played its turn: Ana's table stands still
     (status,) = page.locator("#board .status-line").evaluate_all(BOXES)
     (actions,) = page.locator("#panel .actions").evaluate_all(BOXES)
     assert actions[1] - status[3] < 100, "an empty band between the table and the hand"

@@ -8,7 +8,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import ocholoco
-from tests.browser.helpers import BOXES, board_version, join_table, open_table, play_round
+from tests.browser.helpers import (
+    BOXES,
+    at_rest,
+    board_version,
+    join_table,
+    open_table,
+    play_round,
+)
 from tests.conftest import PHONE
 from tests.live import set_round
 from tests.tables.helpers import position
@@ -29,7 +36,7 @@ def test_a_round_of_each_house_preset_is_played_to_its_end(new_page, server_url,
     open_table(page, server_url, "Ana", rules)
     expect(page.locator(".rules-name")).to_have_text(ocholoco.PRESETS[rules].label)
     _start(page, robots=2)
-    play_round([page], timeout=240)
+    play_round([page])
     expect(page.locator("#panel .summary")).to_be_visible()
 
 
@@ -127,8 +134,8 @@ def test_an_eight_seat_table_fits_a_phone(new_page, server_url):
     open_table(page, server_url, "Ana", "anuncio")
     _start(page, robots=7)
     expect(page.locator("#board .player")).to_have_count(8)
+    at_rest(page)  # the seven robots have moved: nothing changes until Ana does
     assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
-    # Measured in one step: a robot's move may swap the panel between two calls.
     boxes = page.locator("#panel .hand .card").evaluate_all(BOXES)
     assert boxes
     for left, _top, right, _bottom in boxes:

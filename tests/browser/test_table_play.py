@@ -8,10 +8,12 @@ from playwright.sync_api import expect
 
 from tests.browser.helpers import (
     BOXES,
-    board_version,
+    at_rest,
+    is_my_turn,
     join_table,
     open_table,
     play_round,
+    same_version,
     take_turn,
 )
 from tests.conftest import PHONE
@@ -66,11 +68,9 @@ def test_a_spectator_who_opens_the_link_mid_round_sees_the_moves_but_no_hand(
     # Only the top card is face up for a spectator.
     expect(spectator.locator("[data-card]")).to_have_count(1)
 
-    before = board_version(spectator)
-    mover = host if host.locator("#panel .your-turn").count() else guest
-    if not mover.locator("#panel .your-turn").count():
-        mover = host
-        expect(host.locator("#panel .your-turn")).to_be_visible(timeout=10_000)
+    at_rest(host)  # a person is to move: the robot waits too
+    before = same_version([host, guest, spectator])
+    mover = host if is_my_turn(host) else guest
     take_turn(mover)
     spectator.wait_for_function(
         "v => parseInt(document.querySelector('#board').dataset.version) > v", arg=before
@@ -95,10 +95,10 @@ def test_a_player_who_reloads_mid_round_finds_the_same_hand(new_page, server_url
 
 def test_on_a_phone_the_whole_hand_and_the_buttons_are_on_screen(new_page, server_url):
     host, guest, _ = _start_with_guest_and_robot(new_page, server_url)
+    at_rest(guest)  # the robot, if first, has played: nothing changes until a person does
     expect(guest.locator("#panel .hand .card")).to_have_count(5)
     width, height = PHONE["width"], PHONE["height"]
     assert not guest.evaluate("document.documentElement.scrollWidth > window.innerWidth")
-    # Measured in one step: a robot's move may swap the panel between two calls.
     boxes = guest.locator("#panel .hand .card, #panel .actions .btn").evaluate_all(BOXES)
     assert len(boxes) >= 6
     for left, top, right, bottom in boxes:

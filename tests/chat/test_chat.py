@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 
 from chat.models import ChatMessage
 from tables.models import Presence, TableEvent
-from tests.realtime import connect, in_event_loop, received
+from tests.realtime import connect, in_event_loop, nothing_more, received
 from tests.tables.helpers import Person, lobby, page, started
 
 from .helpers import authors, chat_log, events, say, texts
@@ -105,7 +105,7 @@ async def test_an_empty_or_too_long_message_is_refused_and_nothing_is_posted(tex
 
     assert response.status_code == 409 and message in response.content.decode()
     assert 'id="chat-error"' in response.content.decode()
-    assert await socket.receive_nothing(timeout=0.1)
+    await nothing_more(socket)
     assert not await sync_to_async(ChatMessage.objects.exists)()
     await socket.disconnect()
 
@@ -140,7 +140,7 @@ async def test_when_the_host_turns_spectator_chat_off_spectators_cannot_write_an
     assert response.status_code == 200 and "checked" not in response.content.decode()
     gate = await received(watching, 1)
     assert 'id="chat-gate"' in gate and "apagó el chat para quienes miran" in gate
-    assert await playing.receive_nothing(timeout=0.1)
+    await nothing_more(playing)
     spoken = await sync_to_async(say)(spectator, table, "hola")
     assert spoken.status_code == 409 and "apagó el chat" in spoken.content.decode()
     assert (await sync_to_async(say)(beto, table, "hola")).status_code == 200
@@ -188,9 +188,8 @@ async def test_a_table_change_pushes_its_event_line_to_the_chat():
 
     await sync_to_async(Person("Beto").join)(table)
 
-    pushed = [await socket.receive_from(timeout=5)]  # one frame: board, panel and chat line
-    assert events("".join(pushed)) == ["Beto se sentó a la mesa."]
-    assert await socket.receive_nothing(timeout=0.05)
+    pushed = await received(socket, 1)  # one frame: board, panel and chat line
+    assert events(pushed) == ["Beto se sentó a la mesa."]
     await socket.disconnect()
 
 

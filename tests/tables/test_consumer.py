@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from tables.consumers import REVOKED_HTML
-from tests.realtime import application, connect, in_event_loop, received
+from tests.realtime import ARRIVES, application, connect, in_event_loop, next_message, received
 
 from .helpers import (
     ANA_HAND,
@@ -114,8 +114,8 @@ async def test_a_new_invitation_link_closes_the_spectators_sockets_and_keeps_the
 
     await sync_to_async(ana.act)(table, "enlace")
 
-    assert await spectator.receive_from(timeout=5) == REVOKED_HTML
-    assert (await spectator.receive_output(timeout=5))["type"] == "websocket.close"
+    assert await next_message(spectator) == REVOKED_HTML
+    assert (await spectator.receive_output(timeout=ARRIVES))["type"] == "websocket.close"
     html = await received(player, 1)
     assert cards_shown(panel(html)) == set(BETO_HAND)
     await player.disconnect()

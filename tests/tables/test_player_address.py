@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 
 from chat.models import ChatMessage
 from tables.consumers import REVOKED_HTML
-from tests.realtime import connect, in_event_loop, received
+from tests.realtime import ARRIVES, connect, in_event_loop, next_message, received
 
 from .helpers import BETO_HAND, Person, cards_shown, lobby, panel
 
@@ -100,8 +100,8 @@ async def test_a_new_invitation_stops_the_watchers_who_came_by_the_old_one_only(
 
     await sync_to_async(renew)(ana, table)
 
-    assert await watcher.receive_from(timeout=5) == REVOKED_HTML
-    assert (await watcher.receive_output(timeout=5))["type"] == "websocket.close"
+    assert await next_message(watcher) == REVOKED_HTML
+    assert (await watcher.receive_output(timeout=ARRIVES))["type"] == "websocket.close"
     html = await received(player, 1)  # one frame per viewer
     assert cards_shown(panel(html)) == set(BETO_HAND)
     assert f'data-invitation="/mesa/{table.code}/"' in html  # the menu shows the new link
