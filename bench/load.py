@@ -3,6 +3,8 @@
     .venv/bin/python bench/load.py --mode embedded --tables 10 --duration 30
     .venv/bin/python bench/load.py --mode multi --processes 2 --tables 10 --duration 30
     .venv/bin/python bench/load.py --scenario robots|duplicates --fault kill|redis|slow-reader
+    .venv/bin/python bench/load.py --idle --tables 600 --spectators 8 --total-rate 20 --storm
+    .venv/bin/python bench/load.py --pages 2,6,10 --code . --code ../other-checkout
 
 It starts the server(s) itself with DEBUG off: `embedded` is one daphne on SQLite with the
 in-memory channel layer (what `scripts/run.sh` runs); `multi` is N daphne processes on a fresh
@@ -19,12 +21,22 @@ the measured window: `kill` (kill -9 of one process; its viewers reconnect to a 
 `redis` (Redis shut down for a second and started again), `slow-reader` (one spectator stops
 reading its socket for --slow-seconds).
 
-Printed per run: moves/s, POST p50/p99, move -> every viewer updated p50/p99 (measured from
-the moment the POST was sent to the moment a viewer received a fragment whose data-version
-reached the move's version; the mover's own POST answer counts for the mover, as the page
-swaps it in), server CPU ms per move, errors by status, and acknowledged moves missing from
-or doubled in the table's log (read with Django's ORM from the run's database). It prints
-figures; it is not a test. All traffic goes to 127.0.0.1; every loop is bounded in time.
+`--idle`: the tables are set up with no page open, then every page opens its socket at the
+same moment: the time until each has its table, sockets refused or lost, server CPU per
+connect, server RSS before and after, so memory per open page (`--tracemalloc`: and where it
+goes, by allocation site), then the server's CPU while nothing moves; then the moves
+(`--total-rate` spreads N moves a second over the tables). `--storm`: after the moves, every
+page closes and reopens at once (a restart, a deploy). `--pages 2,6,10` runs once per number
+of pages a table and prints server CPU per move for each; `--code DIR` (repeated) serves from
+other checkouts too, alternating, with the ratio of the first to the second. The benchmark
+and the servers it starts get as many open files as the hard limit allows.
+
+Printed per run: server RSS, moves/s, POST p50/p99, move -> every viewer updated p50/p99
+(measured from the moment the POST was sent to the moment a viewer received a fragment whose
+data-version reached the move's version; the mover's own POST answer counts for the mover,
+as the page swaps it in), server CPU ms per move, errors by status, and acknowledged moves
+missing from or doubled in the table's log (read with Django's ORM from the run's database).
+It prints figures; it is not a test. All traffic goes to 127.0.0.1; every loop is bounded in time.
 """
 
 from __future__ import annotations
@@ -47,6 +59,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -96,6 +109,10 @@ def _management_commands(env: dict[str, str]) -> set[str]:
 WORKER_COMMANDS = ("tasks_worker", "run_workers", "db_worker")  # the first one that exists
 
 
+# The production command line's limits on the table's socket (scripts/run.sh).
+DAPHNE_FLAGS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288"]
+
+
 def server_commands(
     mode: str, processes: int, workers: int, env: dict[str, str]
 ) -> list[tuple[str, int, list[str], dict[str, str]]]:
@@ -114,7 +131,10 @@ def server_commands(
     commands: list[tuple[str, int, list[str], dict[str, str]]] = []
     for _ in range(count):
         port = free_port()
-        daphne = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+        python = [sys.executable, "-m", "daphne"]
+        if env.get("BENCH_TRACEMALLOC"):  # the same daphne, its allocations traced
+            python = [sys.executable, str(Path(__file__).resolve()), "--serve-traced"]
+        daphne = [*python, "-b", "127.0.0.1", "-p", str(port), *DAPHNE_FLAGS,
                   "config.asgi:application"]
         commands.append(("web", port, daphne, web_settings))
     if worker:
@@ -131,9 +151,11 @@ def _children(pid: int) -> list[int]:
 
 @contextlib.contextmanager
 def start_servers(
-    mode: str, processes: int, workers: int, env: dict[str, str], profile: bool = False
+    mode: str, processes: int, workers: int, env: dict[str, str], profile: bool = False,
+    code: Path = ROOT,
 ) -> Iterator[list[Server]]:
-    """Start the run's processes (see `server_commands`) with `env`; stop them afterwards."""
+    """Start the run's processes (see `server_commands`) with `env`, from the checkout `code`;
+    stop them afterwards."""
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     if profile and not Path(spy).exists():
         print("--profile: py-spy is not installed; running without it")
@@ -150,7 +172,7 @@ def start_servers(
                 print(f"profile of {kind} {index}: {out}")
             with log.open("wb") as handle:
                 process = subprocess.Popen(
-                    argv, cwd=ROOT, env=_server_env({**env, **own}), stdout=handle,
+                    argv, cwd=code, env=_server_env({**env, **own}), stdout=handle,
                     stderr=subprocess.STDOUT,
                 )
             server = Server(kind, f"http://127.0.0.1:{port}" if port else "", process, log)
@@ -184,6 +206,26 @@ def cpu_ticks(pid: int) -> int | None:
     except OSError:
         return None
     return sum(int(fields[i]) for i in (11, 12, 13, 14))
+
+
+def rss_mb(pid: int) -> float:
+    """The process's resident memory (VmRSS), in MB; nan once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def raise_file_limit() -> int:
+    """As many open files as the hard limit allows, for this process and the servers it
+    starts (they inherit it): every page is a socket on both sides."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def shared_ticks() -> dict[int, int]:
@@ -231,6 +273,10 @@ class Viewer:
         self.reconnects: list[float] = []  # socket lost -> first frame on a new one
         self.handshakes: list[float] = []  # socket lost -> a new one accepted
         self.disconnects = 0
+        self.opens = 0  # sockets accepted
+        self.refused = 0  # handshakes the server refused
+        self.failed = 0  # connections that failed otherwise (reset, timed out)
+        self.task: asyncio.Task | None = None
         self.paused_until = 0.0
         self.closed = False
 
@@ -283,19 +329,24 @@ class Viewer:
             return response.status, body, response.headers.get("Location", "")
 
     async def socket_loop(self) -> None:
-        """Connect as the page does and read every frame; reconnect like htmx's ws extension
-        (full jitter, growing) when the socket closes, until the run ends."""
-        attempt = 0
+        """Connect as the page does and read every frame; when the socket closes abnormally
+        or its handshake is refused, reconnect as htmx's ws extension does (full jitter:
+        a random wait below 2^min(retries, 6) s, the retries counted from the last socket
+        accepted), until the run ends. A clean close (the server meant it) ends it."""
+        retries = 0
         lost_at: float | None = None
-        while not self.closed and attempt < 30:
+        while not self.closed and retries < 30:
             url = self.base.replace("http", "ws") + f"/ws/mesa/{self.table.code}/"
             headers = {"Origin": self.base,
                        "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+            clean = False
             try:
                 async with self.bench.http.ws_connect(
                     url, headers=headers, max_msg_size=0, autoping=True
                 ) as socket:
                     self.socket = socket
+                    self.opens += 1
+                    retries = 0
                     if lost_at is not None:
                         self.handshakes.append(time.monotonic() - lost_at)
                     async for message in socket:
@@ -305,20 +356,22 @@ class Viewer:
                         if lost_at is not None:
                             self.reconnects.append(now - lost_at)
                             lost_at = None
-                        attempt = 0
                         self.take(message.data, now)
                         self.first_frame.set()
+                    clean = socket.close_code in (1000, 1001) if not self.closed else True
+            except aiohttp.WSServerHandshakeError:
+                self.refused += 1
             except (TimeoutError, aiohttp.ClientError, OSError):
-                pass
+                self.failed += 1
             self.socket = None
-            if self.closed:
+            if self.closed or clean:
                 return
             self.disconnects += 1
             lost_at = lost_at or time.monotonic()
             if not self.bench.web[self.server].alive:
                 self.next_server()
-            await asyncio.sleep(random.random() * min(2 ** attempt, 8) * 0.5)
-            attempt += 1
+            await asyncio.sleep(random.random() * 2 ** min(retries, 6))
+            retries += 1
 
     def pause_reading(self, seconds: float) -> None:
         """Stop reading the socket (the kernel buffers fill, then the server's)."""
@@ -374,6 +427,8 @@ class Bench:
         self.killed_at = 0.0
         self.redis_up_at = 0.0
         self.redis_targets: dict[int, int] = {}
+        self.rss_start = self.rss_end = float("nan")
+        self.cpu_per_move = float("nan")
 
     # -- set-up through the real HTTP flow --
 
@@ -409,12 +464,16 @@ class Bench:
             table.players.append(guest)
         for number in range(args.spectators):
             spectator = self.viewer(table, "spectator", 2 + number)
-            await spectator.request("GET", page)
-        for viewer in table.viewers:
-            asyncio.create_task(viewer.socket_loop())
-        await asyncio.wait_for(
-            asyncio.gather(*(v.first_frame.wait() for v in table.viewers)), timeout=30
-        )
+            if number == 0:
+                await spectator.request("GET", page)
+            else:  # a watcher's cookies prove nothing: the first one's serve (set-up time)
+                spectator.cookies = dict(table.viewers[2].cookies)
+        if not args.idle:  # (an idle run opens every page at once, once all are set up)
+            for viewer in table.viewers:
+                viewer.task = asyncio.create_task(viewer.socket_loop())
+            await asyncio.wait_for(
+                asyncio.gather(*(v.first_frame.wait() for v in table.viewers)), timeout=30
+            )
         _, body, _ = await host.request("GET", page)
         await self.post_checked(host, f"{page}empezar/", {"version": max_version(body)})
         if args.scenario == "robots":
@@ -618,7 +677,7 @@ class Bench:
         ) as self.http:
             self.tables = [Table(i) for i in range(args.tables)]
             started = time.monotonic()
-            limit = asyncio.Semaphore(4)
+            limit = asyncio.Semaphore(8)
 
             async def set_up(table: Table) -> None:
                 async with limit:
@@ -626,6 +685,9 @@ class Bench:
 
             await asyncio.gather(*(set_up(t) for t in self.tables))
             print(f"{args.tables} tables set up in {time.monotonic() - started:.1f} s")
+            if args.idle:
+                await self.idle()
+            self.rss_start = self.server_rss()
             start = time.monotonic()
             self.window = (start + args.warmup, start + args.warmup + args.duration)
             watcher = asyncio.create_task(self.watch_loop())
@@ -650,11 +712,127 @@ class Bench:
             await asyncio.sleep(max(0.0, self.window[1] + GRACE - time.monotonic()))
             faults.cancel()
             await watcher
-            for table in self.tables:
-                for viewer in table.viewers:
-                    viewer.closed = True
-                    if viewer.socket is not None:
-                        await viewer.socket.close()
+            self.rss_end = self.server_rss()
+            if args.storm:
+                await self.storm("restart")
+            await self.close_all()
+
+    def pages(self) -> list[Viewer]:
+        return [v for t in self.tables for v in t.viewers]
+
+    def server_rss(self) -> float:
+        return sum(rss_mb(s.pid) for s in self.web)
+
+    async def close_all(self) -> None:
+        """Every page closes its socket (as a closed tab); wait for their loops to end."""
+        for viewer in self.pages():
+            viewer.closed = True
+            if viewer.socket is not None:
+                await viewer.socket.close()
+        tasks = [v.task for v in self.pages() if v.task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=60)
+
+    async def storm(self, label: str) -> None:
+        """Every page opens its socket at the same moment (a restart, a deploy): the time
+        until every one has its whole table, and the server's CPU per connect."""
+        viewers = self.pages()
+        if any(v.task is not None for v in viewers):
+            await self.close_all()
+            await asyncio.sleep(3)  # the server lets the closed sockets go
+        for viewer in viewers:
+            viewer.closed = False
+            viewer.first_frame.clear()
+            viewer.opens = viewer.refused = viewer.failed = viewer.disconnects = 0
+        cpu0 = self.server_cpu()
+        client0 = resource.getrusage(resource.RUSAGE_SELF)
+        began = time.monotonic()
+        firsts: list[float] = []
+
+        async def first(viewer: Viewer) -> None:
+            await viewer.first_frame.wait()
+            firsts.append(time.monotonic() - began)
+
+        for viewer in viewers:
+            viewer.task = asyncio.create_task(viewer.socket_loop())
+        waiting = [asyncio.create_task(first(v)) for v in viewers]
+        await asyncio.wait(waiting, timeout=self.args.storm_timeout)
+        for task in waiting:
+            task.cancel()
+        elapsed = time.monotonic() - began
+        cpu_ms = (self.server_cpu() - cpu0) / CLOCK_TICK * 1000
+        client1 = resource.getrusage(resource.RUSAGE_SELF)
+        client = client1.ru_utime + client1.ru_stime - client0.ru_utime - client0.ru_stime
+        n = len(viewers)
+        done = len(firsts)
+        times = [f for f in firsts]
+        print(f"{label}: {n} pages opening at once: {done} with their table "
+              + (f"all within {max(times):.1f} s" if done == n else
+                 f"after {elapsed:.0f} s, {n - done} never")
+              + f" (each page's first frame: {ms(times)})")
+        opens = Counter(v.opens for v in viewers)
+        print(f"{label}: sockets accepted per page {dict(sorted(opens.items()))}; handshakes "
+              f"refused {sum(v.refused for v in viewers)}, failed "
+              f"{sum(v.failed for v in viewers)}; sockets lost after accepted "
+              f"{sum(v.disconnects for v in viewers) - sum(v.refused + v.failed for v in viewers)}")
+        print(f"{label}: server CPU {cpu_ms / max(done, 1):.2f} ms per connect "
+              f"({cpu_ms / 1000:.1f} s in all); client CPU {client:.1f} s; server RSS "
+              f"{self.server_rss():.0f} MB")
+
+    async def memory_snapshot(self) -> Path | None:
+        """A tracemalloc snapshot of web process 0 (--tracemalloc), written on SIGUSR1."""
+        if not self.args.tracemalloc:
+            return None
+        path = Path(self.args.tracemalloc_dir) / f"snapshot-{time.monotonic_ns()}"
+        Path(self.args.tracemalloc_dir, "next").write_text(str(path))
+        os.kill(self.web[0].pid, signal.SIGUSR1)
+        for _ in range(600):
+            if path.exists():
+                return path
+            await asyncio.sleep(0.1)
+        return None
+
+    def memory_report(self, before: Path | None, after: Path | None, pages: int) -> None:
+        if before is None or after is None:
+            return
+        import tracemalloc
+
+        old = tracemalloc.Snapshot.load(str(before))
+        new = tracemalloc.Snapshot.load(str(after))
+        stats = new.compare_to(old, "traceback")
+        grown = sum(s.size_diff for s in stats)
+        print(f"tracemalloc: {grown / 1024 / pages:.1f} KB per open page traced "
+              "(Python's own allocations); the largest growths, per open page:")
+        for stat in stats[:self.args.tracemalloc_top]:
+            frames = [f for f in stat.traceback if "/asyncio/" not in f.filename][-3:]
+            where = " <- ".join(
+                f"{'/'.join(Path(f.filename).parts[-2:])}:{f.lineno}" for f in reversed(frames)
+            )
+            print(f"  {stat.size_diff / pages:8.0f} B {stat.count_diff / pages:6.1f} blocks  "
+                  f"{where}")
+
+    async def idle(self) -> None:
+        """Many open pages, nothing moving: the memory each costs, the CPU they cost idle,
+        and the time for them all to open at once."""
+        n = len(self.pages())
+        await asyncio.sleep(2)
+        traced = await self.memory_snapshot()
+        before = self.server_rss()
+        print(f"idle: server RSS with {len(self.tables)} tables set up, no page open: "
+              f"{before:.0f} MB")
+        await self.storm("open")
+        await asyncio.sleep(2)
+        self.memory_report(traced, await self.memory_snapshot(), n)
+        after = self.server_rss()
+        print(f"idle: server RSS with {n} pages open: {after:.0f} MB, "
+              f"{(after - before) * 1024 / n:.1f} KB per open page")
+        cpu0 = self.server_cpu()
+        began = time.monotonic()
+        await asyncio.sleep(self.args.idle_seconds)
+        cpu_ms = (self.server_cpu() - cpu0) / CLOCK_TICK * 1000
+        print(f"idle: server CPU with {n} pages open and no move: "
+              f"{cpu_ms / (time.monotonic() - began) / 10:.1f}% of one core "
+              f"over {self.args.idle_seconds:g} s")
 
     async def _cpu_at(self, at: float) -> None:
         await asyncio.sleep(max(0.0, at - time.monotonic()))
@@ -729,6 +907,13 @@ def log_check(bench: Bench, db_env: dict[str, str]) -> list[str]:
 
     django.setup()
     from django.db import connections
+
+    # A later run of the same benchmark: Django is set up already, on an earlier database.
+    connections.close_all()
+    if "SQLITE_PATH" in db_env:
+        connections["default"].settings_dict["NAME"] = db_env["SQLITE_PATH"]
+    else:
+        connections["default"].settings_dict["NAME"] = urlparse(db_env["DATABASE_URL"]).path[1:]
     from django.db.models import Q
 
     from tables.models import Table, TableEvent
@@ -797,6 +982,11 @@ def report(bench: Bench, db_env: dict[str, str]) -> None:
         if stalls:
             print(f"tables that waited {STALL:g} s for a push and reloaded: {stalls}")
     cpu_ms = (bench.cpu1 - bench.cpu0) / CLOCK_TICK * 1000
+    bench.cpu_per_move = cpu_ms / max(applied, 1)
+    pages = len(bench.pages())
+    print(f"server RSS: {bench.rss_start:.0f} MB before the moves, {bench.rss_end:.0f} MB "
+          f"after, with {pages} pages open ({bench.rss_end * 1024 / max(pages, 1):.0f} KB "
+          "per page, the whole process)")
     processes = len(bench.servers)
     print(f"server CPU: {cpu_ms / max(applied, 1):.1f} ms per move "
           f"({cpu_ms / seconds / 10:.0f}% of one core, {processes} process"
@@ -904,7 +1094,24 @@ def main() -> None:
                         default="dificil")
     parser.add_argument("--robot-delay", type=float, default=1.0)
     parser.add_argument("--profile", action="store_true", help="py-spy record each server")
+    parser.add_argument("--idle", action="store_true",
+                        help="open every page at once after setting the tables up: memory per "
+                        "open page, CPU idle, then the moves (use --total-rate)")
+    parser.add_argument("--idle-seconds", type=float, default=10)
+    parser.add_argument("--total-rate", type=float, default=0,
+                        help="moves per second in all, spread over the tables (sets --rate)")
+    parser.add_argument("--storm", action="store_true",
+                        help="after the moves, every page reconnects at once (a restart)")
+    parser.add_argument("--storm-timeout", type=float, default=120)
+    parser.add_argument("--pages", default="",
+                        help="pages a table, as 2,6,10: one run each (spectators = pages - 2)")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="trace the server's allocations: where an open page's memory goes")
+    parser.add_argument("--tracemalloc-top", type=int, default=25)
+    parser.add_argument("--code", action="append", type=Path, default=[],
+                        help="serve from this checkout (repeat: the runs alternate)")
     args = parser.parse_args()
+    args.tracemalloc_dir = tempfile.mkdtemp(prefix="ocholoco-tracemalloc-")
     if args.fault in ("kill", "redis") and args.mode != "multi":
         parser.error(f"--fault {args.fault} needs --mode multi")
     if args.fault == "kill" and args.processes < 2:
@@ -925,17 +1132,68 @@ def main() -> None:
     else:
         for name in ("DATABASE_URL", "REDIS_URL"):
             os.environ.pop(name, None)
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT, env={**os.environ, **env}, check=True,
-    )
+    if args.tracemalloc:
+        env["BENCH_TRACEMALLOC"] = args.tracemalloc_dir
+    if args.total_rate:
+        args.rate = args.total_rate / args.tables
+    print(f"open files allowed: {raise_file_limit()}")
+    codes = [code.resolve() for code in args.code] or [ROOT]
+    for code in codes:
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=code, env={**os.environ, **env}, check=True,
+        )
+    counts = [int(n) for n in args.pages.split(",")] if args.pages else [args.spectators + 2]
+    figures: dict[tuple[int, Path], float] = {}
+    for pages in counts:
+        for code in codes:
+            args.spectators = pages - 2
+            print(f"\n### {pages} pages a table, served from {code}")
+            figures[(pages, code)] = one_run(args, env, code)
+    if len(figures) > 1:
+        print("\nserver CPU per move (ms), by pages a table:")
+        print("pages | " + " | ".join(str(code) for code in codes)
+              + (" | ratio" if len(codes) == 2 else ""))
+        for pages in counts:
+            row = [figures[(pages, code)] for code in codes]
+            ratio = f" | {row[0] / row[1]:.2f}" if len(row) == 2 and row[1] else ""
+            print(f"{pages} | " + " | ".join(f"{x:.1f}" for x in row) + ratio)
+
+
+def one_run(args: argparse.Namespace, env: dict[str, str], code: Path) -> float:
+    """One run with fresh servers and database; prints its report, returns CPU per move."""
     with fresh_database() as db_env:
-        env.update(db_env)
-        with start_servers(args.mode, args.processes, args.workers, env, args.profile) as servers:
+        run_env = {**env, **db_env}
+        with start_servers(
+            args.mode, args.processes, args.workers, run_env, args.profile, code
+        ) as servers:
             bench = Bench(args, servers)
             asyncio.run(bench.run())
         report(bench, db_env)
+    return bench.cpu_per_move
+
+
+def serve_traced() -> None:
+    """daphne with tracemalloc on: SIGUSR1 writes a snapshot where the benchmark asked."""
+    import runpy
+    import tracemalloc
+
+    tracemalloc.start(12)
+    requests = Path(os.environ["BENCH_TRACEMALLOC"])
+
+    def snapshot(*_) -> None:
+        path = (requests / "next").read_text()
+        tracemalloc.take_snapshot().dump(path + ".tmp")
+        os.rename(path + ".tmp", path)
+
+    signal.signal(signal.SIGUSR1, snapshot)
+    sys.argv = ["daphne", *sys.argv[2:]]
+    sys.path.insert(0, os.getcwd())  # the checkout served (--code), as `python -m` would
+    runpy.run_module("daphne", run_name="__main__")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--serve-traced"]:
+        serve_traced()
+    else:
+        main()
