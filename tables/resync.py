@@ -5,6 +5,10 @@ published meanwhile, or a push failed to be sent. So each process keeps an eye o
 pages: every `INTERVAL` seconds it reads the versions of the tables they show (one query for
 all of them) and sends a page that is still behind after a whole interval (longer than a push
 takes to arrive) the whole current table again, as on connect.
+
+A table whose pages had all reached its version at the last look, and whose version has not
+moved since, is not looked at page by page: idle pages cost nothing here (thousands of them
+were walked twice a second).
 """
 
 from __future__ import annotations
@@ -35,11 +39,13 @@ class OpenPage(Protocol):
 
 
 _watched: dict[int, set[OpenPage]] = {}
+_settled: dict[int, int] = {}  # table -> the version all its pages had at the last look
 _running: set[asyncio.AbstractEventLoop] = set()
 
 
 def watch(page: OpenPage) -> None:
     _watched.setdefault(page.table_id, set()).add(page)
+    _settled.pop(page.table_id, None)  # a new page: look at them all next time
     page.awaited = None
     loop = asyncio.get_running_loop()
     if loop not in _running:
@@ -47,11 +53,18 @@ def watch(page: OpenPage) -> None:
         loop.create_task(_keep_watching())
 
 
-def unwatch(page: OpenPage) -> None:
-    pages = _watched.get(getattr(page, "table_id", None), set())
+def unwatch(page: OpenPage) -> bool:
+    """Stop watching the page; whether it was the last one of its table in this process."""
+    table_id = getattr(page, "table_id", None)
+    pages = _watched.get(table_id)
+    if pages is None:
+        return False
     pages.discard(page)
-    if not pages:
-        _watched.pop(getattr(page, "table_id", None), None)
+    if pages:
+        return False
+    del _watched[table_id]
+    _settled.pop(table_id, None)
+    return True
 
 
 def _versions(table_ids: list[int]) -> dict[int, int]:
@@ -72,12 +85,21 @@ async def _catch_up() -> None:
         return
     versions = await database_sync_to_async(_versions)(list(_watched))
     for table_id, version in versions.items():
+        if _settled.get(table_id) == version:
+            continue
+        behind = False
         for page in list(_watched.get(table_id, ())):
             missed = page.awaited is not None and page.version < page.awaited
             if missed:  # a version committed a whole interval ago never reached the page
                 await _resend(page)
+                behind = True  # (pages may have come meanwhile: look again next time)
             # Behind now may be a push on its way: look again next time.
             page.awaited = version if page.version < version else None
+            behind = behind or page.awaited is not None
+        if behind:
+            _settled.pop(table_id, None)
+        elif table_id in _watched:
+            _settled[table_id] = version
 
 
 async def _resend(page: OpenPage) -> None:
