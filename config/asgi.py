@@ -8,6 +8,7 @@ import asyncio
 import gc
 import os
 from concurrent.futures import ThreadPoolExecutor
+from importlib import import_module
 
 import django
 from asgiref.sync import ThreadSensitiveContext
@@ -59,18 +60,38 @@ django_asgi_app = OneCrossingASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from channels.sessions import SessionMiddlewareStack  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from tables.publish import server_loop_bind  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 from tables.workers import workers_start_in_process  # noqa: E402
 
+
+class SocketSession:
+    """The socket's `scope["session"]`: the browser's session, read when first used (by the
+    consumer, in its database thread). The socket never writes it.
+
+    Channels' SessionMiddleware made the session object in the database thread, one hop per
+    socket before the consumer could accept it: when every page reconnected at once (a
+    restart), thousands of handshakes queued there behind the consumers' reads and timed out.
+    Making it touches no database whatever the engine (Django's sessions load lazily).
+    """
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.store = import_module(settings.SESSION_ENGINE).SessionStore
+
+    async def __call__(self, scope, receive, send):
+        key = scope["cookies"].get(settings.SESSION_COOKIE_NAME)
+        return await self.inner({**scope, "session": self.store(key)}, receive, send)
+
+
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+            CookieMiddleware(SocketSession(URLRouter(websocket_urlpatterns)))
         ),
     }
 )
