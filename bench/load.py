@@ -191,7 +191,7 @@ def start_servers(
         for server in servers:
             if server.process.poll() is None:
                 # Profiling: stop the program, py-spy then writes its file and exits.
-                os.kill(server.pid, signal.SIGTERM)
+                os.kill(server.pid or server.process.pid, signal.SIGTERM)
         for server in servers:
             try:
                 server.process.wait(timeout=20)
@@ -727,8 +727,8 @@ class Bench:
         """Every page closes its socket (as a closed tab); wait for their loops to end."""
         for viewer in self.pages():
             viewer.closed = True
-            if viewer.socket is not None:
-                await viewer.socket.close()
+        closing = [v.socket.close() for v in self.pages() if v.socket is not None]
+        await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), timeout=120)
         tasks = [v.task for v in self.pages() if v.task is not None]
         if tasks:
             await asyncio.wait(tasks, timeout=60)
@@ -1174,14 +1174,16 @@ def one_run(args: argparse.Namespace, env: dict[str, str], code: Path) -> float:
 
 
 def serve_traced() -> None:
-    """daphne with tracemalloc on: SIGUSR1 writes a snapshot where the benchmark asked."""
+    """daphne whose allocations are traced from the first SIGUSR1 on (tracing from the start
+    made it too slow to start); each SIGUSR1 writes a snapshot where the benchmark asked."""
     import runpy
     import tracemalloc
 
-    tracemalloc.start(12)
     requests = Path(os.environ["BENCH_TRACEMALLOC"])
 
     def snapshot(*_) -> None:
+        if not tracemalloc.is_tracing():
+            tracemalloc.start(12)
         path = (requests / "next").read_text()
         tracemalloc.take_snapshot().dump(path + ".tmp")
         os.rename(path + ".tmp", path)
