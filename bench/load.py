@@ -109,8 +109,10 @@ def _management_commands(env: dict[str, str]) -> set[str]:
 WORKER_COMMANDS = ("tasks_worker", "run_workers", "db_worker")  # the first one that exists
 
 
-# The production command line's limits on the table's socket (scripts/run.sh).
-DAPHNE_FLAGS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288"]
+# The production command line's settings (scripts/run.sh): the table's socket's limits, and
+# for a crowd reconnecting at once, a listen queue that holds it and handshakes that may wait.
+DAPHNE_FLAGS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288",
+                "--websocket_connect_timeout", "60"]
 
 
 def server_commands(
@@ -134,8 +136,8 @@ def server_commands(
         python = [sys.executable, "-m", "daphne"]
         if env.get("BENCH_TRACEMALLOC"):  # the same daphne, its allocations traced
             python = [sys.executable, str(Path(__file__).resolve()), "--serve-traced"]
-        daphne = [*python, "-b", "127.0.0.1", "-p", str(port), *DAPHNE_FLAGS,
-                  "config.asgi:application"]
+        daphne = [*python, "-e", f"tcp:port={port}:interface=127.0.0.1:backlog=4096",
+                  *DAPHNE_FLAGS, "config.asgi:application"]
         commands.append(("web", port, daphne, web_settings))
     if worker:
         commands += [("worker", 0, [sys.executable, "manage.py", worker], {})] * workers

@@ -40,7 +40,8 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT INT TERM
 for ((i = 0; i < WEB; i++)); do
   .venv/bin/daphne --websocket-max-frame-size 4096 --websocket-max-message-size 524288 \
-    -b 127.0.0.1 -p $((PORT + i)) config.asgi:application &
+    --websocket_connect_timeout 60 \
+    -e "tcp:port=$((PORT + i)):interface=127.0.0.1:backlog=4096" config.asgi:application &
   pids+=($!)
   echo "web $i: http://127.0.0.1:$((PORT + i))/"
 done

@@ -9,5 +9,8 @@ bash scripts/setup.sh run
 echo "Ocho Loco: http://127.0.0.1:${PORT:-8000}/"
 # The table's socket only pushes to the page: a browser's frame over 4 KiB closes it, and no
 # message either way may pass 512 KiB (the largest push, a whole table and its chat, is far less).
-exec .venv/bin/daphne -b 127.0.0.1 -p "${PORT:-8000}" \
+# After a restart every open page reconnects at once: the listen queue holds 4096 of them (the
+# default, 50, dropped the rest) and a handshake may wait 60 s for its turn (5 s refused them).
+exec .venv/bin/daphne -e "tcp:port=${PORT:-8000}:interface=127.0.0.1:backlog=4096" \
+  --websocket_connect_timeout 60 \
   --websocket-max-frame-size 4096 --websocket-max-message-size 524288 config.asgi:application
