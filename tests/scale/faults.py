@@ -11,9 +11,9 @@ import asyncio
 import os
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
 from collections import Counter
@@ -326,20 +326,23 @@ class PrivateRedis:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        """Start, and return once it answers PING."""
+        """Start, and return once it says it accepts connections (its log, on stdout: read
+        to the end by a thread of its own, so the pipe never fills)."""
         self.process = subprocess.Popen(
             [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no", "--daemonize", "no", "--dir", self.directory],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            with suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.5) as s:
-                s.sendall(b"PING\r\n")
-                if s.recv(16).startswith(b"+PONG"):
-                    return
-            time.sleep(0.02)  # polls for the port to answer
-        raise RuntimeError("the private redis-server did not start")
+        ready = threading.Event()
+
+        def read_log(log) -> None:
+            for line in log:
+                if "Ready to accept connections" in line:
+                    ready.set()
+
+        threading.Thread(target=read_log, args=(self.process.stdout,), daemon=True).start()
+        if not ready.wait(WAIT):
+            raise RuntimeError("the private redis-server did not start")
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
