@@ -38,7 +38,9 @@ def forged_post(code: str, address: str, cookies: dict[str, str], text: str):
     )  # fmt: skip
 
 
-def test_a_spectator_who_drops_every_cookie_still_gets_five_messages_in_ten_seconds():
+def test_a_spectator_who_drops_every_cookie_still_gets_five_messages_in_ten_seconds(
+    ratelimit_clock,
+):
     table, _ = started("Ana", "Beto")
     address = new_address()
     cookies = {"csrftoken": csrf_cookie(table.code, address)}
@@ -51,7 +53,7 @@ def test_a_spectator_who_drops_every_cookie_still_gets_five_messages_in_ten_seco
     assert ChatMessage.objects.count() == 5
 
 
-def test_a_seated_guests_cookie_replayed_before_any_message_is_limited_by_the_seat():
+def test_a_seated_guests_cookie_replayed_before_any_message_is_limited_by_the_seat(ratelimit_clock):
     table, (ana, beto) = lobby("Ana", "Beto")
     captured = {name: morsel.value for name, morsel in beto.client.cookies.items()}
     captured["csrftoken"] = csrf_cookie(table.code, beto.address)
@@ -80,7 +82,9 @@ def test_a_seats_sixth_message_in_ten_seconds_is_refused_and_the_next_window_is_
     assert say(ana, table, "ya pasó un rato").status_code == 200
 
 
-def test_all_the_spectators_of_a_table_share_one_budget_and_the_players_keep_theirs():
+def test_all_the_spectators_of_a_table_share_one_budget_and_the_players_keep_theirs(
+    ratelimit_clock,
+):
     table, (ana, _) = started("Ana", "Beto")
     crowd = [Person() for _ in range(15)]  # each from an address of their own
 

@@ -72,7 +72,7 @@ def test_a_page_gets_a_fresh_csrf_token_that_works():
     assert opened.status_code == 302
 
 
-def test_a_flood_of_abrir_mesa_from_one_address_is_refused_in_spanish(settings):
+def test_a_flood_of_abrir_mesa_from_one_address_is_refused_in_spanish(ratelimit_clock, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "table_open": "3/h"}
     flooder = Person("Ana")
     answers = [
@@ -90,7 +90,7 @@ def test_a_flood_of_abrir_mesa_from_one_address_is_refused_in_spanish(settings):
     assert Person("Beto").open_table()
 
 
-def test_a_flood_of_sentarme_from_one_address_is_refused_with_a_notice(settings):
+def test_a_flood_of_sentarme_from_one_address_is_refused_with_a_notice(ratelimit_clock, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "seat_claim": "2/h"}
     tables = [Person("Ana").open_table() for _ in range(3)]
     address = Person().address
@@ -102,7 +102,7 @@ def test_a_flood_of_sentarme_from_one_address_is_refused_with_a_notice(settings)
     assert tables[2].seats.count() == 1
 
 
-def test_the_admin_sign_in_is_throttled_per_address(settings, django_user_model):
+def test_the_admin_sign_in_is_throttled_per_address(ratelimit_clock, settings, django_user_model):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "admin_login": "3/5m"}
     django_user_model.objects.create_superuser("moderadora", password="la-buena-clave-1")
     address = Person().address

@@ -113,7 +113,8 @@ class Browserless:
 
 
 def test_the_limits_hold_across_two_server_processes():
-    with daphne_servers(2, RATE_TABLE_OPEN="4/h") as servers:
+    # Windows of a day: the counts cannot straddle two (the servers' clocks are real).
+    with daphne_servers(2, RATE_TABLE_OPEN="4/d", RATE_CHAT="5/d") as servers:
         host = Browserless()
         host.get(servers[0] + "/")  # a CSRF cookie, as a first visit gives
         opened = [
