@@ -187,6 +187,30 @@
   document.addEventListener("htmx:wsOpen", function () { socketState("open"); });
   document.addEventListener("htmx:wsClose", function () { socketState("closed"); });
 
+  // A robot's move redraws the board while someone presses one of its buttons ("Todas las
+  // jugadas"): the button pressed is gone by the release, so the browser clicks nothing. The
+  // release is then given to the button that took its place (the same id, under the pointer).
+  let pressed = null;
+  document.addEventListener("pointerdown", function (event) {
+    const button = event.target.closest && event.target.closest("#board button[id]");
+    pressed = button && event.isPrimary ? { button: button, clicked: false } : null;
+  }, true);
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("button[id]");
+    if (pressed && button && button.id === pressed.button.id) pressed.clicked = true;
+  }, true);
+  document.addEventListener("pointerup", function (event) {
+    const press = pressed;
+    if (!press) return;
+    setTimeout(function () {  // after the click the release makes, if it makes one
+      pressed = null;
+      if (press.clicked || press.button.isConnected) return;
+      const under = document.elementFromPoint(event.clientX, event.clientY);
+      const now = under && under.closest("button[id]");
+      if (now && now.id === press.button.id) now.click();
+    }, 0);
+  }, true);
+
   document.addEventListener("htmx:afterSettle", refresh);
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("DOMContentLoaded", refresh);

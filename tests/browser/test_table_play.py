@@ -104,3 +104,31 @@ def test_on_a_phone_the_whole_hand_and_the_buttons_are_on_screen(new_page, serve
     for left, top, right, bottom in boxes:
         assert left >= 0 and top >= 0
         assert right <= width and bottom <= height
+
+
+def test_todas_las_jugadas_opens_when_a_push_redraws_the_board_under_the_click(
+    new_page, server_url
+):
+    host, guest, _ = _start_with_guest_and_robot(new_page, server_url)
+    at_rest(host)
+    version = same_version([host, guest])
+    take_turn(host if is_my_turn(host) else guest)
+    at_rest(host, version + 1)
+    button = host.locator("#board").get_by_role("button", name="Todas las jugadas")
+    box = button.bounding_box()
+    host.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    host.mouse.down()
+    redrawn = host.evaluate("""() => {
+        const old = document.querySelector('#board');
+        const newer = parseInt(old.dataset.version) + 1;  // (the page drops a repeated state)
+        const pushed = old.outerHTML.replace('<section', '<section hx-swap-oob="true"')
+            .replace(/data-version="\\d+"/, `data-version="${newer}"`);
+        htmx.swap('#board', pushed, {swapStyle: 'none'});  // as a push does: out of band
+        return document.querySelector('#board') !== old;
+    }""")
+    host.mouse.up()
+
+    assert redrawn
+    expect(host.locator("#log-dialog")).to_be_visible()
+    expect(host.locator("#log-dialog")).to_contain_text("Jugadas")
