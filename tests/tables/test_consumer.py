@@ -98,10 +98,14 @@ async def test_a_robots_move_is_pushed_to_every_viewer(game):
 
 
 @in_event_loop
-async def test_a_socket_for_an_unknown_table_is_closed():
+async def test_a_socket_for_an_unknown_table_is_closed_and_not_retried():
+    # Accepted first (the handshake never waits for the database), then closed with a code
+    # of ours: htmx's ws extension reconnects after 1006/1011/1012/1013 only.
     socket = WebsocketCommunicator(application, "/ws/mesa/no-existe/")
-    connected, code = await socket.connect()
-    assert not connected and code == 4404
+    connected, _ = await socket.connect()
+    assert connected
+    closed = await socket.receive_output(timeout=ARRIVES)
+    assert closed == {"type": "websocket.close", "code": 4404}
 
 
 @in_event_loop
