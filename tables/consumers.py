@@ -20,7 +20,7 @@ from tables import resync
 from tables.greeting import greet
 from tables.page_parts import greeting_parts_forget
 from tables.presence import presence_joined, presence_left
-from tables.publish import FRAGMENT_EVENT, WATCHERS, latest_frames
+from tables.publish import FRAGMENT_EVENT, WATCHERS, frames_release, latest_frames
 from tables.selectors import table_by_code
 
 REVOKED_HTML = (
@@ -68,7 +68,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             })
 
     async def disconnect(self, code: int) -> None:
-        if resync.unwatch(self):
+        if resync.unwatch(self):  # the table's last page here: what is kept for it goes
+            frames_release(self.table_id)
             greeting_parts_forget(self.table_id)
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
