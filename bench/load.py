@@ -803,7 +803,7 @@ class Bench:
             for _ in range(args.churn_moves):
                 await self.step(table)
 
-        first = 0.0
+        first, traced = 0.0, None
         began = time.monotonic()
         for wave in range(args.churn):
             base = wave * args.tables
@@ -818,11 +818,14 @@ class Bench:
             await self.close_all()
             await asyncio.sleep(2)  # the server lets the closed sockets go
             rss = self.server_rss()
-            first = first or rss
+            if not first:
+                first, traced = rss, await self.memory_snapshot()
             print(f"churn wave {wave + 1}: {args.tables} tables, {len(self.pages())} pages "
                   f"opened and closed, {len(self.moves)} moves so far; server RSS {rss:.0f} MB "
                   f"({time.monotonic() - began:.0f} s)")
         self.rss_start, self.rss_end = first, self.server_rss()
+        gone = (args.churn - 1) * args.tables * (args.spectators + 2)
+        self.memory_report(traced, await self.memory_snapshot(), max(gone, 1))
         print(f"churn: {args.churn * args.tables} tables in all; server RSS after the first "
               f"wave {first:.0f} MB, after the last {self.rss_end:.0f} MB "
               f"({(self.rss_end / first - 1) * 100:+.1f}%)")
