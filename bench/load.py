@@ -1205,7 +1205,7 @@ def main() -> None:
             args.spectators = pages - 2
             print(f"\n### {pages} pages a table, served from {code}")
             figures[(pages, code)] = one_run(args, env, code)
-    if len(figures) > 1:
+    if len(figures) > 1 and not args.churn:
         print("\nserver CPU per move (ms), by pages a table:")
         print("pages | " + " | ".join(str(code) for code in codes)
               + (" | ratio" if len(codes) == 2 else ""))
