@@ -808,12 +808,7 @@ class Bench:
         for wave in range(args.churn):
             base = wave * args.tables
             self.tables = [Table(base + i) for i in range(args.tables)]
-            await asyncio.gather(*(set_up(t) for t in self.tables))
-            for viewer in self.pages():
-                viewer.task = asyncio.create_task(viewer.socket_loop())
-            await asyncio.wait_for(
-                asyncio.gather(*(v.first_frame.wait() for v in self.pages())), timeout=120
-            )
+            await asyncio.gather(*(set_up(t) for t in self.tables))  # pages open there
             await asyncio.gather(*(play(t) for t in self.tables))
             await self.close_all()
             await asyncio.sleep(2)  # the server lets the closed sockets go
