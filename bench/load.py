@@ -5,6 +5,7 @@
     .venv/bin/python bench/load.py --scenario robots|duplicates --fault kill|redis|slow-reader
     .venv/bin/python bench/load.py --idle --tables 600 --spectators 8 --total-rate 20 --storm
     .venv/bin/python bench/load.py --pages 2,6,10 --code . --code ../other-checkout
+    .venv/bin/python bench/load.py --churn 10 --tables 60 --spectators 8
 
 It starts the server(s) itself with DEBUG off: `embedded` is one daphne on SQLite with the
 in-memory channel layer (what `scripts/run.sh` runs); `multi` is N daphne processes on a fresh
@@ -28,7 +29,9 @@ goes, by allocation site), then the server's CPU while nothing moves; then the m
 (`--total-rate` spreads N moves a second over the tables). `--storm`: after the moves, every
 page closes and reopens at once (a restart, a deploy). `--pages 2,6,10` runs once per number
 of pages a table and prints server CPU per move for each; `--code DIR` (repeated) serves from
-other checkouts too, alternating, with the ratio of the first to the second. The benchmark
+other checkouts too, alternating, with the ratio of the first to the second. `--churn N`:
+tables come and go, N waves of --tables tables each set up, opened, played (--churn-moves)
+and closed for good; the server's RSS after the first wave and after the last. The benchmark
 and the servers it starts get as many open files as the hard limit allows.
 
 Printed per run: server RSS, moves/s, POST p50/p99, move -> every viewer updated p50/p99
@@ -677,6 +680,9 @@ class Bench:
         async with aiohttp.ClientSession(
             connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar()
         ) as self.http:
+            if args.churn:
+                await self.churn()
+                return
             self.tables = [Table(i) for i in range(args.tables)]
             started = time.monotonic()
             limit = asyncio.Semaphore(8)
@@ -780,6 +786,44 @@ class Bench:
         print(f"{label}: server CPU {cpu_ms / max(done, 1):.2f} ms per connect "
               f"({cpu_ms / 1000:.1f} s in all); client CPU {client:.1f} s; server RSS "
               f"{self.server_rss():.0f} MB")
+
+    async def churn(self) -> None:
+        """Tables come and go (--churn waves of --tables tables): each wave's tables are set
+        up, all their pages open, every table moves --churn-moves times, and the pages close
+        for good. The server's RSS after the first wave and after the last: what is kept
+        per table or per version must be released when its pages are gone."""
+        args = self.args
+        limit = asyncio.Semaphore(8)
+
+        async def set_up(table: Table) -> None:
+            async with limit:
+                await self.set_up(table)
+
+        async def play(table: Table) -> None:
+            for _ in range(args.churn_moves):
+                await self.step(table)
+
+        first, traced = 0.0, None
+        began = time.monotonic()
+        for wave in range(args.churn):
+            base = wave * args.tables
+            self.tables = [Table(base + i) for i in range(args.tables)]
+            await asyncio.gather(*(set_up(t) for t in self.tables))  # pages open there
+            await asyncio.gather(*(play(t) for t in self.tables))
+            await self.close_all()
+            await asyncio.sleep(2)  # the server lets the closed sockets go
+            rss = self.server_rss()
+            if not first:
+                first, traced = rss, await self.memory_snapshot()
+            print(f"churn wave {wave + 1}: {args.tables} tables, {len(self.pages())} pages "
+                  f"opened and closed, {len(self.moves)} moves so far; server RSS {rss:.0f} MB "
+                  f"({time.monotonic() - began:.0f} s)")
+        self.rss_start, self.rss_end = first, self.server_rss()
+        gone = (args.churn - 1) * args.tables * (args.spectators + 2)
+        self.memory_report(traced, await self.memory_snapshot(), max(gone, 1))
+        print(f"churn: {args.churn * args.tables} tables in all; server RSS after the first "
+              f"wave {first:.0f} MB, after the last {self.rss_end:.0f} MB "
+              f"({(self.rss_end / first - 1) * 100:+.1f}%)")
 
     async def memory_snapshot(self) -> Path | None:
         """A tracemalloc snapshot of web process 0 (--tracemalloc), written on SIGUSR1."""
@@ -1105,6 +1149,10 @@ def main() -> None:
     parser.add_argument("--storm", action="store_true",
                         help="after the moves, every page reconnects at once (a restart)")
     parser.add_argument("--storm-timeout", type=float, default=120)
+    parser.add_argument("--churn", type=int, default=0,
+                        help="waves of --tables tables opened, played and closed for good: "
+                        "server RSS after the first and the last")
+    parser.add_argument("--churn-moves", type=int, default=5, help="moves a table (--churn)")
     parser.add_argument("--pages", default="",
                         help="pages a table, as 2,6,10: one run each (spectators = pages - 2)")
     parser.add_argument("--tracemalloc", action="store_true",
@@ -1152,7 +1200,7 @@ def main() -> None:
             args.spectators = pages - 2
             print(f"\n### {pages} pages a table, served from {code}")
             figures[(pages, code)] = one_run(args, env, code)
-    if len(figures) > 1:
+    if len(figures) > 1 and not args.churn:
         print("\nserver CPU per move (ms), by pages a table:")
         print("pages | " + " | ".join(str(code) for code in codes)
               + (" | ratio" if len(codes) == 2 else ""))
@@ -1171,6 +1219,8 @@ def one_run(args: argparse.Namespace, env: dict[str, str], code: Path) -> float:
         ) as servers:
             bench = Bench(args, servers)
             asyncio.run(bench.run())
+        if args.churn:  # (its figures are printed as it goes)
+            return 0.0
         report(bench, db_env)
     return bench.cpu_per_move
 

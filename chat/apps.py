@@ -6,7 +6,7 @@ class ChatConfig(AppConfig):
     verbose_name = "Chat"
 
     def ready(self) -> None:
-        from chat.publish import events_frame_part, render_log
+        from chat.publish import events_frame_part, greeting_log, greeting_log_forget
         from chat.services import table_change_record
         from chat.views import chat_column
         from tables.dispatch import frame_part_register, recorder_register
@@ -15,4 +15,4 @@ class ChatConfig(AppConfig):
         recorder_register(table_change_record)
         frame_part_register(events_frame_part)
         page_part_register(PagePart("chat", "chat/column.html", chat_column))
-        greeting_part_register(render_log)
+        greeting_part_register(greeting_log, forget=greeting_log_forget)

@@ -10,6 +10,10 @@ write) goes to the watchers alone.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
+from django.db.models import Count, Max, Q, Sum
 from django.template.loader import render_to_string
 
 from chat.models import ChatMessage
@@ -33,6 +37,44 @@ def render_lines(lines: list[Line]) -> str:
 def render_log(table: Table) -> str:
     """The whole log (on connect, after a rename): it replaces the one on the page."""
     return render_to_string(f"{COLUMN}#log", {"lines": chat_history(table), "oob": True})
+
+
+KEPT_LOGS = 1000  # tables whose log a greeting keeps (released with the table's last page)
+_logs: OrderedDict[int, tuple[tuple, str]] = OrderedDict()
+_logs_lock = threading.Lock()
+
+
+def _log_stamp(table: Table) -> tuple:
+    """What the log shows depends on: the table's version (its events, names) and its
+    messages (the newest, and which are hidden), read in one query."""
+    seen = ChatMessage.objects.filter(table=table).aggregate(
+        newest=Max("pk"), hidden_count=Count("pk", filter=Q(hidden=True)),
+        hidden_sum=Sum("pk", filter=Q(hidden=True)),
+    )
+    return (table.created_at, table.version, *seen.values())
+
+
+def greeting_log(table: Table) -> str:
+    """The whole log for a page's greeting, rendered once while it stays the same (after a
+    restart, every page of a table asks for it)."""
+    stamp = _log_stamp(table)
+    with _logs_lock:
+        kept = _logs.get(table.pk)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    html = render_log(table)
+    with _logs_lock:
+        _logs[table.pk] = (stamp, html)
+        _logs.move_to_end(table.pk)
+        while len(_logs) > KEPT_LOGS:
+            _logs.popitem(last=False)
+    return html
+
+
+def greeting_log_forget(table_id: int) -> None:
+    """The table's last open page here closed."""
+    with _logs_lock:
+        _logs.pop(table_id, None)
 
 
 def render_gate(table: Table, *, spectator: bool) -> str:

@@ -1,13 +1,14 @@
 """The table's websocket: one per page, thin, and asynchronous where it is busy.
 
-On connect the viewer proves their seat (from the session) and joins the table's public group
-(chat messages) and either their seat's group or the watchers' group; then they get the whole
-current table, so a dropped connection or a restart never leaves a stale page. After that the
-consumer forwards the frames `tables.publish` rendered for its groups, as they are.
+On connect the socket is accepted at once; the viewer proves their seat (from the session) and
+gets the whole current table (`tables.greeting`, sockets connecting together greeted in one
+database hop), so a dropped connection or a restart never leaves a stale page; they join the
+table's public group (chat messages) and either their seat's group or the watchers' group.
+After that the consumer forwards the frames `tables.publish` rendered for its groups, as they
+are. Presence is written in batches (`tables.presence`).
 
 Forwarding is most of what a consumer does (every viewer, every move), so it runs on the event
-loop without a thread hop (measured: a synchronous consumer spent a thread hop per frame);
-the database work of connecting and leaving runs in a thread.
+loop without a thread hop (measured: a synchronous consumer spent a thread hop per frame).
 """
 
 from __future__ import annotations
@@ -16,11 +17,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from tables import resync
-from tables.identity import proven_seat
-from tables.models import Table
-from tables.page_parts import greeting_parts_html
-from tables.presence import presence_join, presence_leave
-from tables.publish import FRAGMENT_EVENT, viewer_html
+from tables.greeting import greet
+from tables.page_parts import greeting_parts_forget
+from tables.presence import presence_joined, presence_left
+from tables.publish import FRAGMENT_EVENT, WATCHERS, frames_release, latest_frames
 from tables.selectors import table_by_code
 
 REVOKED_HTML = (
@@ -29,28 +29,10 @@ REVOKED_HTML = (
 )
 
 
-def _viewer(code: str, session) -> tuple[Table, int | None] | None:
-    """The table `code` leads to (its invitation or its players' code) and the seat this
-    browser proves there (None: a watcher)."""
-    table = table_by_code(code)
-    if table is None:
-        return None
-    seat = proven_seat(session, table, table.seats.all())
-    return table, seat.number if seat else None
-
-
 def _code_serves(table_id: int, code: str) -> bool:
     """Whether `code` still leads to the table (the invitation may have changed)."""
     table = table_by_code(code)
     return table is not None and table.pk == table_id
-
-
-def _greeting(table: Table, seat_number: int | None, channel_name: str) -> tuple[int, str]:
-    """Presence, and the whole current table for this viewer (and what other apps add, as the
-    chat's log): (version, html)."""
-    presence_join(table=table, seat_number=seat_number, channel_name=channel_name)
-    version, html = viewer_html(table.pk, seat_number)
-    return version, html + greeting_parts_html(table)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -60,34 +42,39 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.groups = []
         self.table_id = None
         self.code = self.scope["url_route"]["kwargs"]["code"]
-        viewer = await database_sync_to_async(_viewer)(self.code, self.scope["session"])
-        if viewer is None:
+        # Accepted at once: the handshake never waits for the database (after a restart,
+        # thousands of them did, and timed out); an unknown table is closed just after.
+        await self.accept()
+        greeting = await greet(self.code, self.scope["session"])
+        if greeting is None:
             await self.close(code=4404)
             return
-        table, self.seat_number = viewer
-        self.table_id = table.pk
-        audience = (
-            table.watchers_group_name if self.seat_number is None
-            else table.seat_group_name(self.seat_number)
-        )
-        self.groups = [table.group_name, audience]
-        # Join first, then read: a change committed meanwhile is either in the greeting or
-        # pushed after it (the page drops an older frame).
+        self.table_id, self.seat_number = greeting.table_id, greeting.seat_number
+        self.version = greeting.version
+        self.groups = [greeting.group_name, greeting.audience_group]
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.accept()
-        self.version, html = await database_sync_to_async(_greeting)(
-            table, self.seat_number, self.channel_name
-        )
-        resync.watch(self)
-        await self.send(text_data=html)
+        resync.watch(self)  # a change pushed before the joins: the page catches up
+        presence_joined(self.table_id, self.seat_number, self.channel_name)
+        await self.send(text_data=greeting.html)
+        # A change this process pushed while the greeting was made reached no group yet.
+        newer = latest_frames(self.table_id)
+        if newer is not None and newer.version > self.version:
+            await self.table_fragment({
+                "version": newer.version,
+                "html": newer.page_html(
+                    WATCHERS if self.seat_number is None else self.seat_number
+                ) + newer.extra,
+            })
 
     async def disconnect(self, code: int) -> None:
-        resync.unwatch(self)
+        if resync.unwatch(self):  # the table's last page here: what is kept for it goes
+            frames_release(self.table_id)
+            greeting_parts_forget(self.table_id)
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.table_id is not None:
-            await database_sync_to_async(presence_leave)(channel_name=self.channel_name)
+            presence_left(self.channel_name)
 
     async def dispatch(self, message: dict) -> None:
         # Channels closes stale database connections in a thread before every message; a

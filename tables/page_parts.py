@@ -4,7 +4,8 @@
 - **Page parts**: a template included in the table page beside the table (the chat's column),
   with the context it needs for one viewer.
 - **Greeting parts**: HTML added to the whole current table a page gets when its socket
-  (re)connects (the chat's whole log).
+  (re)connects (the chat's whole log), with what to forget when a table's last page in this
+  process closes (what the part keeps for the table).
 
 What they add to the frames of every change is a frame part (`tables.dispatch`).
 """
@@ -30,9 +31,11 @@ class PagePart:
 
 
 GreetingPart = Callable[[Table], str]
+Forget = Callable[[int], None]
 
 _page_parts: list[PagePart] = []
 _greeting_parts: list[GreetingPart] = []
+_forgets: list[Forget] = []
 
 
 def page_part_register(part: PagePart) -> PagePart:
@@ -41,9 +44,13 @@ def page_part_register(part: PagePart) -> PagePart:
     return part
 
 
-def greeting_part_register(part: GreetingPart) -> GreetingPart:
+def greeting_part_register(part: GreetingPart, forget: Forget | None = None) -> GreetingPart:
+    """`part(table)` is added to every greeting; `forget(table_id)` is called when the
+    table's last page in this process closes."""
     if part not in _greeting_parts:
         _greeting_parts.append(part)
+        if forget is not None:
+            _forgets.append(forget)
     return part
 
 
@@ -57,3 +64,8 @@ def page_parts_context(request: HttpRequest, table: Table, seat: Seat | None) ->
 
 def greeting_parts_html(table: Table) -> str:
     return "".join(part(table) for part in _greeting_parts)
+
+
+def greeting_parts_forget(table_id: int) -> None:
+    for forget in _forgets:
+        forget(table_id)

@@ -72,6 +72,13 @@ def frames_forget() -> None:
         _latest.clear()
 
 
+def frames_release(table_id: int) -> None:
+    """The table's last open page in this process closed: its frames go (a table that goes
+    quiet keeps nothing here; the next change or page renders them again)."""
+    with _latest_lock:
+        _latest.pop(table_id, None)
+
+
 def _keep(frames: Frames) -> None:
     with _latest_lock:
         kept = _latest.get(frames.table_id)

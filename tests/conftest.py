@@ -43,11 +43,13 @@ def channel_prefix(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def no_kept_frames() -> None:
-    """Each test starts with no table's frames kept in this process (`tables.publish`): the
-    test databases reuse table ids."""
+    """Each test starts with no table's frames kept in this process (`tables.publish`) and no
+    presence waiting to be written (`tables.presence`): the test databases reuse table ids."""
     from tables import publish
+    from tables.presence import presence_forget_pending
 
     publish.frames_forget()
+    presence_forget_pending()  # an earlier test's sockets, whose event loop has ended
 
 
 @pytest.fixture(autouse=True)

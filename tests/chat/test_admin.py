@@ -208,3 +208,25 @@ def test_the_moderation_record_can_be_read_and_never_changed_by_hand(staff):
     deleted = client.post(f"/admin/chat/moderationaction/{record.pk}/delete/", {"post": "yes"})
     assert deleted.status_code == 403 and ModerationAction.objects.count() == 1
     assert client.get("/admin/tables/table/add/").status_code == 403
+
+
+@in_event_loop
+async def test_a_page_connecting_after_a_message_or_a_hidden_one_gets_the_log_as_it_is_now(staff):
+    # The greeting's log is kept while it stays the same: a message, or one hidden, is news.
+    table, (ana, beto) = await sync_to_async(started)("Ana", "Beto")
+    await sync_to_async(say)(ana, table, "hola")
+    keeping = await connect(table, beto)  # the table keeps a page open: its log is kept
+    assert texts(chat_log(await received(keeping, 1))) == ["hola"]
+
+    await sync_to_async(say)(ana, table, "algo feo")
+    late = await connect(table, Person())
+    assert texts(chat_log(await received(late, 1))) == ["hola", "algo feo"]
+
+    message = await sync_to_async(ChatMessage.objects.get)(text="algo feo")
+    client = await sync_to_async(admin_client)(staff)
+    await sync_to_async(act)(client, "chat/chatmessage", "hide", [message])
+    later = await connect(table, Person())
+    log = chat_log(await received(later, 1))
+    assert "algo feo" not in log and " hidden" in log
+    for socket in (keeping, late, later):
+        await socket.disconnect()

@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 
 from chat.models import ChatMessage
 from tables.models import Presence, TableEvent
+from tables.presence import presence_written
 from tests.realtime import connect, in_event_loop, nothing_more, received
 from tests.tables.helpers import Person, lobby, page, started
 
@@ -197,10 +198,14 @@ async def test_a_table_change_pushes_its_event_line_to_the_chat():
 async def test_the_spectators_watching_now_are_counted_while_their_socket_is_open():
     table, (ana, _) = await sync_to_async(started)("Ana", "Beto")
     sockets = [await connect(table, ana), await connect(table, Person()), await connect(table)]
+    for socket in sockets:
+        await received(socket, 1)  # greeted: its presence is on its way
     count = sync_to_async(
         lambda: Presence.objects.filter(table=table, seat_number__isnull=True).count()
     )
+    await presence_written()
     assert await count() == 2
     for socket in sockets:
         await socket.disconnect()
+    await presence_written()
     assert await count() == 0

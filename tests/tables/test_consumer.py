@@ -7,6 +7,8 @@ way browsers make them, by HTTP POST, from inside the running event loop.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -98,10 +100,14 @@ async def test_a_robots_move_is_pushed_to_every_viewer(game):
 
 
 @in_event_loop
-async def test_a_socket_for_an_unknown_table_is_closed():
+async def test_a_socket_for_an_unknown_table_is_closed_and_not_retried():
+    # Accepted first (the handshake never waits for the database), then closed with a code
+    # of ours: htmx's ws extension reconnects after 1006/1011/1012/1013 only.
     socket = WebsocketCommunicator(application, "/ws/mesa/no-existe/")
-    connected, code = await socket.connect()
-    assert not connected and code == 4404
+    connected, _ = await socket.connect()
+    assert connected
+    closed = await socket.receive_output(timeout=ARRIVES)
+    assert closed == {"type": "websocket.close", "code": 4404}
 
 
 @in_event_loop
@@ -119,3 +125,39 @@ async def test_a_new_invitation_link_closes_the_spectators_sockets_and_keeps_the
     html = await received(player, 1)
     assert cards_shown(panel(html)) == set(BETO_HAND)
     await player.disconnect()
+
+
+@in_event_loop
+async def test_pages_connecting_together_share_a_greeting_yet_each_seat_sees_only_its_hand(game):
+    # Sockets that connect together are greeted in one batch, from one render per audience.
+    table, ana, beto = game
+    viewers = [ana, beto, Person(), ana, None, beto]
+    sockets = await asyncio.gather(*(connect(table, viewer) for viewer in viewers))
+
+    shown = [await received(socket, 1) for socket in sockets]
+
+    assert cards_shown(panel(shown[0])) == cards_shown(panel(shown[3])) == set(ANA_HAND)
+    assert cards_shown(panel(shown[1])) == cards_shown(panel(shown[5])) == set(BETO_HAND)
+    for watcher in (shown[2], shown[4]):
+        assert cards_shown(panel(watcher)) == set()
+        assert not cards_shown(watcher) & (set(ANA_HAND) | set(BETO_HAND))
+    assert {version_shown(html) for html in shown} == {table.version}
+    for socket in sockets:
+        await socket.disconnect()
+
+
+@in_event_loop
+async def test_a_page_reconnecting_after_a_move_gets_the_table_as_it_is_now(game):
+    table, ana, beto = game
+    first = await connect(table, ana)
+    await received(first, 1)
+    await first.disconnect()  # the table's last page: what was kept for it goes
+    version = table.version
+
+    await sync_to_async(beto.move)(table, "5H", version)
+    again = await connect(table, ana)
+
+    html = await received(again, 1)
+    assert version_shown(html) == version + 1
+    assert cards_shown(board(html)) == {"5H"}
+    await again.disconnect()

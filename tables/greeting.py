@@ -1,0 +1,127 @@
+"""What a page gets when its socket (re)connects: the whole current table for its audience
+(and what other apps add, as the chat's log), made in batches.
+
+After a restart every open page reconnects at once. One database hop per socket queued them
+all in the one database thread, each reading the table and rendering it again. So sockets
+that connect together are greeted together: one hop for a batch, each table read once, its
+frames and greeting parts made once per version and shared by every page of the batch (a
+seat's panel only ever goes to the page that proves that seat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+from channels.db import database_sync_to_async
+
+from tables.identity import proven_seat
+from tables.models import Seat, Table
+from tables.page_parts import greeting_parts_html
+from tables.publish import WATCHERS, Frames, frames_render, latest_frames
+from tables.selectors import table_by_code
+from tables.snapshot import TableSnapshot
+
+BATCH = 250  # sockets greeted in one database hop at most (the first ones wait no longer)
+
+
+@dataclass(frozen=True)
+class Greeting:
+    """A socket's viewer and what it is sent first."""
+
+    table_id: int
+    seat_number: int | None  # None: a watcher
+    group_name: str
+    audience_group: str  # its seat's group, or the watchers'
+    version: int
+    html: str
+
+
+@dataclass
+class _Request:
+    code: str
+    session: MutableMapping[str, Any]
+    answer: asyncio.Future
+
+
+_pending: list[_Request] = []
+_draining: set[asyncio.AbstractEventLoop] = set()
+
+
+async def greet(code: str, session: MutableMapping[str, Any]) -> Greeting | None:
+    """The greeting of a socket at `code` with `session` (None: no table there)."""
+    loop = asyncio.get_running_loop()
+    request = _Request(code, session, loop.create_future())
+    _pending.append(request)
+    if loop not in _draining:
+        _draining.add(loop)
+        loop.create_task(_drain(loop))
+    return await request.answer
+
+
+async def _drain(loop: asyncio.AbstractEventLoop) -> None:
+    try:
+        while True:
+            batch = [r for r in _pending if r.answer.get_loop() is loop][:BATCH]
+            if not batch:
+                return
+            for request in batch:
+                _pending.remove(request)
+            try:
+                greetings = await database_sync_to_async(_greetings)(batch)
+            except Exception as failure:  # the database restarting: these sockets close
+                for request in batch:
+                    if not request.answer.done():
+                        request.answer.set_exception(failure)
+                continue
+            for request, greeting in zip(batch, greetings, strict=True):
+                if not request.answer.done():  # (a socket that closed meanwhile)
+                    request.answer.set_result(greeting)
+    finally:
+        _draining.discard(loop)
+
+
+def _greetings(batch: list[_Request]) -> list[Greeting | None]:
+    tables: dict[str, Any] = {}
+    shown: dict[tuple[int, int], tuple[int, str]] = {}  # (table, audience) -> version, html
+    parts: dict[int, str] = {}
+    greetings: list[Greeting | None] = []
+    for request in batch:
+        if request.code not in tables:
+            tables[request.code] = _table(request.code)
+        found = tables[request.code]
+        if found is None:
+            greetings.append(None)
+            continue
+        table, seats, frames = found
+        seat = proven_seat(request.session, table, seats)
+        audience = WATCHERS if seat is None else seat.number
+        if (table.pk, audience) not in shown:
+            if table.pk not in parts:
+                parts[table.pk] = greeting_parts_html(table)
+            shown[table.pk, audience] = (
+                frames.version, frames.page_html(audience) + parts[table.pk]
+            )
+        version, html = shown[table.pk, audience]
+        greetings.append(Greeting(
+            table_id=table.pk, seat_number=None if seat is None else seat.number,
+            group_name=table.group_name,
+            audience_group=(table.watchers_group_name if seat is None
+                            else table.seat_group_name(seat.number)),
+            version=version, html=html,
+        ))
+    return greetings
+
+
+def _table(code: str) -> tuple[Table, list[Seat], Frames] | None:
+    """The table at `code` as it is now, its seats and its frames (the kept ones when
+    current), or None."""
+    table = table_by_code(code)
+    if table is None:
+        return None
+    frames = latest_frames(table.pk)
+    if frames is None or frames.version != table.version:
+        frames = frames_render(TableSnapshot.load(table))
+    return table, list(table.seats.all()), frames
