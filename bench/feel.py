@@ -83,7 +83,7 @@ OBSERVER = r"""
     return { kind: s.kind, moving: s.moving, settled: s.settled, error: s.error,
       phases: { sent: s.sent, request: post && at(post.requestStart),
         response: post && at(post.responseStart), answered: s.answered,
-        swapped: s.swapped, push: s.push, by: s.by,
+        swapped: s.swapped, push: s.push, by: s.by, gap: s.gap,
         bytes: post && [post.encodedBodySize, post.decodedBodySize],
         ...Object.fromEntries((post ? post.serverTiming : []).map(t => [t.name, t.duration])) } };
   };
@@ -103,6 +103,7 @@ OBSERVER = r"""
     });
   });
   document.addEventListener('htmx:wsBeforeMessage', e => {
+    feel.lastPush = performance.now();
     const s = feel.sample;
     if (!timing() || s.push !== undefined) return;
     const m = /id="panel"[^>]*data-version="(\d+)"/.exec(e.detail.message || '');
@@ -165,6 +166,7 @@ OBSERVER = r"""
     if (!s || !s.armed) return;
     s.armed = false;
     s.t0 = event.timeStamp;
+    s.gap = feel.lastPush === undefined ? undefined : s.t0 - feel.lastPush;
     s.version = version('board');
     s.count = handCount();
     if (s.code) {
@@ -361,10 +363,22 @@ def print_phases(samples: list[dict]) -> None:
     if sizes:
         print(f"    answer: {statistics.median(a for a, _ in sizes):.0f} bytes sent, "
               f"{statistics.median(b for _, b in sizes):.0f} bytes of HTML (p50)")
+    # The server's time outside the view (at 0 ms round trip: queueing, the other threads),
+    # by how long before the tap the page got its last push (the robot's move, say).
+    needed = ("gap", "request", "response", "view")
+    outside = [(ph["gap"], ph["response"] - ph["request"] - ph["view"])
+               for ph in (s["phases"] for s in samples)
+               if all(ph.get(k) is not None for k in needed)]
+    for low, high in ((0, 100), (100, 250), (250, 10**9)):
+        got = [o for g, o in outside if low <= g < high]
+        if got:
+            print("    " + line(f"last push {low}-{high if high < 10**9 else ''} ms before the tap:"
+                             " request → answer, outside the view", got))
     for s in sorted(samples, key=lambda s: -s["settled"])[:3]:
         ph = s["phases"]
         print("    slow: " + "  ".join(
-            f"{name} {ph[name]:.0f}" for name in PHASES[:-1] + SERVER if ph.get(name) is not None)
+            f"{name} {ph[name]:.0f}" for name in ("gap",) + PHASES[:-1] + SERVER
+            if ph.get(name) is not None)
             + f"  settled {s['settled']:.0f}  ({ph.get('by')})")
 
 
