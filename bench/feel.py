@@ -1,6 +1,7 @@
 """How a move feels on a slow network: tap → card moving, tap → settled, refusals' rollback.
 
     .venv/bin/python bench/feel.py [--rtt 0 150 300] [--plays 30] [--draws 10] [--refusals 10]
+        [--phases] [--code DIR ...] [--rounds N]
 
 Starts daphne on a fresh database (robots 0.2 s apart) and, for each round trip, a TCP proxy
 of its own that delays every byte by half the round trip each way (HTTP and the table's
@@ -17,6 +18,12 @@ it, and prints per case the p50 / p99 (ms) of:
   → the card moving (if the page moves it at once), and → rolled back (the card drawn where it
   was, the reason in the notice area, no guess left).
 
+`--phases` breaks each tap down: when the page sent the move, when the server got it and
+answered (the POST's resource timing), what the server says it took (its `Server-Timing`),
+when the push came and when the new panel was swapped in, and prints the slowest taps.
+`--code DIR ...` serves each checkout in turn (before/after: `--code /work/main .`), each
+on a server and a database of its own, `--rounds` times, alternating.
+
 The timings come from an observer this script adds to the page (nothing of the site's
 own code): it takes the tap's time from the click event itself and looks at the page on every
 animation frame (`requestAnimationFrame`), so "moving" is the frame in which a box really
@@ -29,10 +36,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,10 +55,10 @@ from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 from tests.browser.helpers import open_table  # noqa: E402
 from tests.conftest import CHROMIUM_ARGS  # noqa: E402
-from tests.live import daphne_servers  # noqa: E402
+from tests.live import GENEROUS_LIMITS, WEBSOCKET_LIMITS, _wait_for_port, free_port  # noqa: E402
 
 # The observer, added to every page before its own scripts.
-OBSERVER = """
+OBSERVER = r"""
 (() => {
   const feel = window.__feel = { sample: null };
   const center = r => [r.left + r.width / 2, r.top + r.height / 2];
@@ -65,8 +77,47 @@ OBSERVER = """
   // What goes back to the bench (the sets and rectangles stay here).
   feel.result = () => {
     const s = feel.sample;
-    return { kind: s.kind, moving: s.moving, settled: s.settled, error: s.error };
+    const post = performance.getEntriesByType('resource').filter(e =>
+      e.initiatorType === 'xmlhttprequest' && e.startTime >= s.t0 - 1).pop();
+    const at = t => (t ? t - s.t0 : undefined);
+    return { kind: s.kind, moving: s.moving, settled: s.settled, error: s.error,
+      phases: { sent: s.sent, request: post && at(post.requestStart),
+        response: post && at(post.responseStart), answered: s.answered,
+        swapped: s.swapped, push: s.push, by: s.by, gap: s.gap,
+        bytes: post && [post.encodedBodySize, post.decodedBodySize],
+        ...Object.fromEntries((post ? post.serverTiming : []).map(t => [t.name, t.duration])) } };
   };
+  // The phases of a tap, for the breakdown: when the page sent the move, when its answer
+  // was read (the resource timing of the POST: requestStart, responseStart), when the push
+  // came in, and when the new panel was swapped (by the answer or the push).
+  const since = () => performance.now() - feel.sample.t0;
+  const timing = () => feel.sample && feel.sample.t0 !== undefined
+    && feel.sample.settled === undefined;
+  document.addEventListener('htmx:beforeRequest', e => {
+    const s = feel.sample;
+    if (!timing() || s.sent !== undefined) return;
+    s.sent = since();
+    const xhr = e.detail.xhr;  // readystatechange (4) comes before htmx's load handler
+    xhr.addEventListener('readystatechange', () => {
+      if (xhr.readyState === 4 && s.answered === undefined) s.answered = since();
+    });
+  });
+  document.addEventListener('htmx:wsBeforeMessage', e => {
+    feel.lastPush = performance.now();
+    const s = feel.sample;
+    if (!timing() || s.push !== undefined) return;
+    const m = /id="panel"[^>]*data-version="(\d+)"/.exec(e.detail.message || '');
+    if (m && +m[1] > s.version) s.push = since();
+  });
+  document.addEventListener('htmx:oobAfterSwap', e => {
+    const s = feel.sample;
+    const id = e.detail.target && e.detail.target.id;
+    if (!timing() || s.swapped !== undefined || id !== 'panel') return;
+    if (version('panel') > s.version) {
+      s.swapped = since();
+      s.by = s.answered !== undefined ? 'answer' : 'push';
+    }
+  });
 
   function check(s, now) {
     s.frames = (s.frames || 0) + 1;
@@ -115,6 +166,7 @@ OBSERVER = """
     if (!s || !s.armed) return;
     s.armed = false;
     s.t0 = event.timeStamp;
+    s.gap = feel.lastPush === undefined ? undefined : s.t0 - feel.lastPush;
     s.version = version('board');
     s.count = handCount();
     if (s.code) {
@@ -290,6 +342,77 @@ def line(name: str, values: list[float]) -> str:
             f"p99 {percentile(values, 0.99):7.0f}  (n={len(values)})")
 
 
+PHASES = ("sent", "request", "response", "answered", "push", "swapped", "settled")
+# What the server's answer says it took (Server-Timing, ms): the move applied and published,
+# and the whole view.
+SERVER = ("move", "view")
+
+
+def print_phases(samples: list[dict]) -> None:
+    """Each phase's p50 / p99 (ms from the tap), then the three slowest taps phase by phase:
+    where the time to settled goes."""
+    for name in PHASES:
+        values = [s["phases"].get(name) if name != "settled" else s["settled"] for s in samples]
+        print("    " + line(name, [v for v in values if v is not None]))
+    for name in SERVER:
+        values = [s["phases"][name] for s in samples if s["phases"].get(name) is not None]
+        print("    " + line(f"server: {name}", values))
+    by = [s["phases"].get("by") for s in samples]
+    print(f"    swapped by the answer {by.count('answer')}, by the push {by.count('push')}")
+    sizes = [s["phases"]["bytes"] for s in samples if s["phases"].get("bytes")]
+    if sizes:
+        print(f"    answer: {statistics.median(a for a, _ in sizes):.0f} bytes sent, "
+              f"{statistics.median(b for _, b in sizes):.0f} bytes of HTML (p50)")
+    # The server's time outside the view (at 0 ms round trip: queueing, the other threads),
+    # by how long before the tap the page got its last push (the robot's move, say).
+    needed = ("gap", "request", "response", "view")
+    outside = [(ph["gap"], ph["response"] - ph["request"] - ph["view"])
+               for ph in (s["phases"] for s in samples)
+               if all(ph.get(k) is not None for k in needed)]
+    for low, high in ((0, 100), (100, 250), (250, 10**9)):
+        got = [o for g, o in outside if low <= g < high]
+        if got:
+            print("    " + line(f"last push {low}-{high if high < 10**9 else ''} ms before the tap:"
+                             " request → answer, outside the view", got))
+    for s in sorted(samples, key=lambda s: -s["settled"])[:3]:
+        ph = s["phases"]
+        print("    slow: " + "  ".join(
+            f"{name} {ph[name]:.0f}" for name in ("gap",) + PHASES[:-1] + SERVER
+            if ph.get(name) is not None)
+            + f"  settled {s['settled']:.0f}  ({ph.get('by')})")
+
+
+@contextlib.contextmanager
+def server(code: Path) -> Iterator[int]:
+    """daphne serving checkout `code` on a fresh SQLite database of its own (robots 0.2 s
+    apart, as the tests' servers: DEBUG on); yields its port."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, **GENEROUS_LIMITS, "DEBUG": "1", "ROBOT_DELAY": "0.2",
+               "SQLITE_PATH": str(Path(tmp) / "feel.sqlite3"), "PYTHONUNBUFFERED": "1",
+               "CHANNEL_PREFIX": f"feel{uuid.uuid4().hex[:8]}",
+               "DJANGO_SETTINGS_MODULE": "config.settings"}
+        env.pop("DATABASE_URL", None)
+        env.pop("REDIS_URL", None)
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=code,
+                       env=env, check=True, capture_output=True)
+        port = free_port()
+        with tempfile.TemporaryFile() as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                 *WEBSOCKET_LIMITS, "config.asgi:application"],
+                cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT,
+            )
+            try:
+                _wait_for_port(port, process)
+                yield port
+            finally:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rtt", type=int, nargs="+", default=[0, 150, 300],
@@ -297,30 +420,46 @@ def main() -> None:
     parser.add_argument("--plays", type=int, default=30)
     parser.add_argument("--draws", type=int, default=10)
     parser.add_argument("--refusals", type=int, default=10)
+    parser.add_argument("--phases", action="store_true",
+                        help="also the phases of each tap (p50/p99) and the slowest taps")
+    parser.add_argument("--code", type=Path, nargs="+", default=[ROOT],
+                        help="checkouts to serve in turn (default: this one)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="how many times each checkout is measured, alternating")
     args = parser.parse_args()
-    print(f"code: {ROOT}")
-    with daphne_servers(1, ROBOT_DELAY="0.2") as servers, sync_playwright() as p:
-        port = int(servers[0].rsplit(":", 1)[1])
-        proxy = DelayProxy(port)
+    with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        for rtt in args.rtt:
-            proxy.delay = rtt / 2000
-            page = table_page(browser, f"http://127.0.0.1:{proxy.port}")
-            samples = measure(page, args.plays, args.draws, args.refusals)
-            page.context.close()
-            print(f"\nround trip {rtt} ms (times in ms from the tap)")
-            for kind, done in (("play", "settled"), ("draw", "settled"),
-                               ("refusal", "rolled back")):
-                stuck = [s for s in samples[kind] if s.get("stuck")]
-                if stuck:
-                    print(f"{kind}: {len(stuck)} never settled within 15 s")
-                got = [s for s in samples[kind] if not s.get("stuck")]
-                moved = [s["moving"] for s in got if s.get("moving") is not None]
-                never = len(got) - len(moved)
-                print(line(f"{kind}: card moving", moved)
-                      + (f"  ({never} never moved)" if never else ""))
-                print(line(f"{kind}: {done}", [s["settled"] for s in got]))
+        proxy = DelayProxy(0)
+        for turn in range(args.rounds):
+            for code in args.code:
+                with server(code.resolve()) as port:
+                    print(f"\n### code: {code.resolve()} (round {turn + 1})", flush=True)
+                    proxy.upstream_port = port
+                    measure_code(browser, proxy, args)
         browser.close()
+
+
+def measure_code(browser, proxy: DelayProxy, args: argparse.Namespace) -> None:
+    """Every round trip against the server behind `proxy`: the figures."""
+    for rtt in args.rtt:
+        proxy.delay = rtt / 2000
+        page = table_page(browser, f"http://127.0.0.1:{proxy.port}")
+        samples = measure(page, args.plays, args.draws, args.refusals)
+        page.context.close()
+        print(f"\nround trip {rtt} ms (times in ms from the tap)")
+        for kind, done in (("play", "settled"), ("draw", "settled"),
+                           ("refusal", "rolled back")):
+            stuck = [s for s in samples[kind] if s.get("stuck")]
+            if stuck:
+                print(f"{kind}: {len(stuck)} never settled within 15 s")
+            got = [s for s in samples[kind] if not s.get("stuck")]
+            moved = [s["moving"] for s in got if s.get("moving") is not None]
+            never = len(got) - len(moved)
+            print(line(f"{kind}: card moving", moved)
+                  + (f"  ({never} never moved)" if never else ""))
+            print(line(f"{kind}: {done}", [s["settled"] for s in got]))
+            if args.phases:
+                print_phases(got)
 
 
 if __name__ == "__main__":

@@ -120,12 +120,14 @@
     const suitDialog = submitter && submitter.closest("dialog.suit-dialog");
     const card = suitDialog ? document.querySelector('[data-needs-suit="' + suitDialog.id + '"]')
       : submitter && submitter.matches(".hand .card[data-card]") ? submitter : null;
-    if (card) {
-      m.card = card;
-      m.ghost = guessPlay(card);
-    } else if (submitter && submitter.hasAttribute("data-draw")) {
-      m.draw = true;
-      m.ghost = guessDraw();
+    m.card = card;
+    m.draw = !card && !!submitter && submitter.hasAttribute("data-draw");
+    // The guess is drawn once htmx has sent the move (a microtask: still in the tap's frame),
+    // so the request does not wait for the layout the guess measures.
+    if (card || m.draw) {
+      queueMicrotask(function () {
+        if (pending === m) m.ghost = card ? guessPlay(card) : guessDraw();
+      });
     }
     if (submitter && !card) {
       m.pressed = submitter;
