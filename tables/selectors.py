@@ -98,6 +98,19 @@ def table_by_code(code: str) -> Table | None:
     return Table.objects.filter(Q(code=code) | Q(player_code=code)).first()
 
 
+def table_ref_or_404(code: str) -> Table:
+    """The table at `code` for a post, or 404: only its id, version and links are read (no
+    game state to decode); the service reads the table whole under its lock."""
+    table = (
+        Table.objects.filter(Q(code=code) | Q(player_code=code))
+        .only("id", "code", "player_code", "version")
+        .first()
+    )
+    if table is None:
+        raise Http404("Esa mesa no existe.")
+    return table
+
+
 def table_or_404(code: str) -> Table:
     """The table at `code` for a view, or 404."""
     table = table_by_code(code)

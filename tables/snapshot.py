@@ -21,7 +21,7 @@ class TableSnapshot:
 
     @classmethod
     def load(cls, table: Table) -> TableSnapshot:
-        seats = {s.number: s for s in table.seats.all()}
+        seats = {s.number: s for s in _seats(table)}
         round_state = ocholoco.from_json(table.round_state) if table.round_state else None
         match = ocholoco.from_json(table.match_state) if table.match_state else None
         return cls(table=table, seats=seats, round=round_state, match=match)
@@ -29,6 +29,15 @@ class TableSnapshot:
     def player_of(self, seat_number: int) -> int | None:
         seats = self.table.match_seats
         return seats.index(seat_number) if seat_number in seats else None
+
+
+def _seats(table: Table):
+    """The table's seats by number. Seats order by their table first, which costs a join with
+    the tables and a sort on their creation time; one table's seats need only their number
+    (seats prefetched with the table are taken as they are)."""
+    if "seats" in getattr(table, "_prefetched_objects_cache", {}):
+        return table.seats.all()
+    return table.seats.order_by("number")
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from tables.round_history import (
     round_replay,
     table_history,
 )
-from tables.selectors import table_by_code, table_or_404, tables_of_browser
+from tables.selectors import table_by_code, table_or_404, table_ref_or_404, tables_of_browser
 from tables.snapshot import TableSnapshot
 
 DECKS = [
@@ -314,7 +314,7 @@ def _answer(
         audience = frames.audience_of(seat_secret(request.session, table))
         html = frames.page_html(audience)
     else:
-        table.refresh_from_db()
+        table = Table.objects.get(pk=table.pk)  # whole: the post read only its id and links
         snapshot = TableSnapshot.load(table)
         seat = proven_seat(request.session, table, snapshot.seats.values())
         html = render_for_viewer(snapshot, seat, request)
@@ -329,7 +329,7 @@ def _act(
     reload: bool = False,
 ) -> HttpResponse:
     """Run one service for this browser; `reload` when its seat changed (its socket must too)."""
-    table = table_or_404(code)
+    table = table_ref_or_404(code)
     try:
         action(table, seat_secret(request.session, table))
     except TableError as refused:
