@@ -384,17 +384,20 @@ def print_phases(samples: list[dict]) -> None:
 
 @contextlib.contextmanager
 def server(code: Path) -> Iterator[int]:
-    """daphne serving checkout `code` on a fresh SQLite database of its own (robots 0.2 s
-    apart, as the tests' servers: DEBUG on); yields its port."""
+    """daphne serving checkout `code` on a fresh SQLite database of its own, as in production
+    (DEBUG off, its static files collected; robots 0.2 s apart); yields its port."""
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, **GENEROUS_LIMITS, "DEBUG": "1", "ROBOT_DELAY": "0.2",
+        env = {**os.environ, **GENEROUS_LIMITS, "DEBUG": "0", "ROBOT_DELAY": "0.2",
+               "SECRET_KEY": "feel-benchmark-not-secret", "ALLOWED_HOSTS": "127.0.0.1",
+               "SECURE_COOKIES": "0",
                "SQLITE_PATH": str(Path(tmp) / "feel.sqlite3"), "PYTHONUNBUFFERED": "1",
                "CHANNEL_PREFIX": f"feel{uuid.uuid4().hex[:8]}",
                "DJANGO_SETTINGS_MODULE": "config.settings"}
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=code,
-                       env=env, check=True, capture_output=True)
+        for command in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v0"]):
+            subprocess.run([sys.executable, "manage.py", *command], cwd=code, env=env,
+                           check=True, capture_output=True)
         port = free_port()
         with tempfile.TemporaryFile() as log:
             process = subprocess.Popen(
