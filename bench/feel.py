@@ -21,7 +21,7 @@ it, and prints per case the p50 / p99 (ms) of:
 `--phases` breaks each tap down: when the page sent the move, when the server got it and
 answered (the POST's resource timing), what the server says it took (its `Server-Timing`),
 when the push came and when the new panel was swapped in, and prints the slowest taps.
-`--code DIR ...` serves each checkout in turn (before/after: `--code /work/main .`), each
+`--code DIR ...` serves each checkout in turn (before/after: `--code ../before .`), each
 on a server and a database of its own, `--rounds` times, alternating.
 
 The timings come from an observer this script adds to the page (nothing of the site's
