@@ -89,11 +89,12 @@
     const dy = from.top + from.height / 2 - (to.top + to.height / 2);
     const scale = Math.max(0.3, Math.min(1.5, from.width / to.width));
     if (Math.hypot(dx, dy) < 1 && Math.abs(scale - 1) < 0.01) return;
+    el.classList.add("traveling");  // a click under its path goes to what lies beneath
     el.animate(
       [{ transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")" },
         { transform: "translate(0px,0px) scale(1)" }],
       { duration: duration || 420, easing: "cubic-bezier(.2,.7,.2,1)", composite: "add" }
-    );
+    ).onfinish = function () { el.classList.remove("traveling"); };
   }
 
   function flyBack(from, to) {

@@ -207,7 +207,10 @@
       if (press.clicked || press.button.isConnected) return;
       const under = document.elementFromPoint(event.clientX, event.clientY);
       const now = under && under.closest("button[id]");
-      if (now && now.id === press.button.id) now.click();
+      if (now && now.id === press.button.id) {
+        htmx.process(now);  // (htmx wires a swapped-in button when it settles, 20 ms later)
+        now.click();
+      }
     }, 0);
   }, true);
 
