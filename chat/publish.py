@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Max
 from django.template.loader import render_to_string
 
 from chat.models import ChatMessage
@@ -46,12 +46,11 @@ _logs_lock = threading.Lock()
 
 def _log_stamp(table: Table) -> tuple:
     """What the log shows depends on: the table's version (its events, names) and its
-    messages (the newest, and which are hidden), read in one query."""
-    seen = ChatMessage.objects.filter(table=table).aggregate(
-        newest=Max("pk"), hidden_count=Count("pk", filter=Q(hidden=True)),
-        hidden_sum=Sum("pk", filter=Q(hidden=True)),
-    )
-    return (table.created_at, table.version, *seen.values())
+    messages (the newest, and exactly which are hidden: hiding one changes no version)."""
+    messages = ChatMessage.objects.filter(table=table)
+    newest = messages.aggregate(newest=Max("pk"))["newest"]
+    hidden = tuple(messages.filter(hidden=True).order_by("pk").values_list("pk", flat=True))
+    return (table.created_at, table.version, newest, hidden)
 
 
 def greeting_log(table: Table) -> str:

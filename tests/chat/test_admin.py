@@ -230,3 +230,24 @@ async def test_a_page_connecting_after_a_message_or_a_hidden_one_gets_the_log_as
     assert "algo feo" not in log and " hidden" in log
     for socket in (keeping, late, later):
         await socket.disconnect()
+
+
+@in_event_loop
+async def test_the_kept_log_knows_which_messages_are_hidden_not_just_how_many(staff):
+    # Hidden {1st, 4th}, then {2nd, 3rd}: as many, and their ids add up the same.
+    table, (ana, beto) = await sync_to_async(started)("Ana", "Beto")
+    for text in ("uno", "dos", "tres", "cuatro"):
+        await sync_to_async(say)(ana, table, text)
+    messages = await sync_to_async(list)(ChatMessage.objects.order_by("pk"))
+    client = await sync_to_async(admin_client)(staff)
+    await sync_to_async(act)(client, "chat/chatmessage", "hide", [messages[0], messages[3]])
+    keeping = await connect(table, beto)
+    assert texts(chat_log(await received(keeping, 1))) == ["dos", "tres"]
+
+    await sync_to_async(act)(client, "chat/chatmessage", "unhide", [messages[0], messages[3]])
+    await sync_to_async(act)(client, "chat/chatmessage", "hide", [messages[1], messages[2]])
+    later = await connect(table, Person())
+
+    assert texts(chat_log(await received(later, 1))) == ["uno", "cuatro"]
+    for socket in (keeping, later):
+        await socket.disconnect()
