@@ -77,11 +77,23 @@
           else values[key] = value;
         });
         if ("csrfmiddlewaretoken" in values) values.csrfmiddlewaretoken = data.token;
-        retried.add(elt);
-        return htmx.ajax(config.verb.toUpperCase(), config.path, { source: elt, values: values });
+        return values;
+      }, function () {
+        show(MESSAGES.csrf, elt);  // no new token: only a reload helps
+        return null;
       })
-      .catch(function () { show(MESSAGES.csrf, elt); })
-      .finally(function () { retried.delete(elt); });
+      .then(function (values) {
+        if (!values) return;
+        // The retry's own failures (a timeout, a dropped connection, a refusal) are told by
+        // the handlers below, each with its own words; none of them is a stale page.
+        // A push may have replaced the form meanwhile: send from its successor, same action.
+        const from = elt.isConnected ? elt
+          : document.querySelector("[hx-post=\"" + CSS.escape(config.path) + "\"]") || elt;
+        retried.add(from);
+        return htmx.ajax(config.verb.toUpperCase(), config.path, { source: from, values: values })
+          .catch(function () {})
+          .finally(function () { retried.delete(from); });
+      });
   }
 
   document.addEventListener("htmx:confirm", function (event) {

@@ -158,6 +158,31 @@ def test_a_page_whose_csrf_token_went_stale_recovers_by_itself(new_page, server_
     expect(host.locator("#board .badge")).to_contain_text("Robot")
 
 
+def test_a_stale_csrf_retry_goes_out_even_if_a_push_replaced_the_form_meanwhile(
+    new_page, server_url
+):
+    host, _, _ = _two_players(new_page, server_url)
+    host.context.clear_cookies(name="csrftoken")
+    # While the token is renewed, a push swaps the panel (here: the same form, anew).
+    host.evaluate(
+        """() => {
+          const fetch = window.fetch;
+          window.fetch = function (url, options) {
+            if (String(url).includes("/csrf/")) {
+              const form = document.querySelector(".robot-form");
+              const copy = form.cloneNode(true);
+              form.replaceWith(copy);
+              htmx.process(copy);
+            }
+            return fetch(url, options);
+          };
+        }"""
+    )
+    host.click("text=AGREGAR ROBOT")
+    expect(host.locator("#board .badge")).to_contain_text("Robot")
+    expect(host.locator("#notice .notice")).to_have_count(0)
+
+
 def test_the_table_runs_without_a_content_security_policy_violation(new_page, server_url):
     violations: list[str] = []
     pages = []
