@@ -401,7 +401,9 @@ def server(code: Path) -> Iterator[int]:
         port = free_port()
         with tempfile.TemporaryFile() as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                [sys.executable, "-m",  # daphne, spread out where the checkout has it
+                 "config.serve" if (code / "config" / "serve.py").exists() else "daphne",
+                 "-b", "127.0.0.1", "-p", str(port),
                  *WEBSOCKET_LIMITS, "config.asgi:application"],
                 cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT,
             )

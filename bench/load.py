@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import re
@@ -114,12 +115,14 @@ WORKER_COMMANDS = ("tasks_worker", "run_workers", "db_worker")  # the first one 
 
 # The production command line's settings (scripts/run.sh): the table's socket's limits, and
 # for a crowd reconnecting at once, a listen queue that holds it and handshakes that may wait.
+# The move view's own time in its answer's Server-Timing header ("view;dur=12.3", ms).
+VIEW_TIMING_RE = re.compile(r"view;dur=([0-9.]+)")
 DAPHNE_FLAGS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288",
                 "--websocket_connect_timeout", "60"]
 
 
 def server_commands(
-    mode: str, processes: int, workers: int, env: dict[str, str]
+    mode: str, processes: int, workers: int, env: dict[str, str], code: Path = ROOT
 ) -> list[tuple[str, int, list[str], dict[str, str]]]:
     """Every process of the run as (kind, port or 0, argv, its own settings): the one place
     that says what a run starts. Web processes are daphne; with `workers` > 0, that many task
@@ -136,7 +139,9 @@ def server_commands(
     commands: list[tuple[str, int, list[str], dict[str, str]]] = []
     for _ in range(count):
         port = free_port()
-        python = [sys.executable, "-m", "daphne"]
+        # daphne, or its spread-out variant where the checkout has one (--code: older ones)
+        serve = "config.serve" if (code / "config" / "serve.py").exists() else "daphne"
+        python = [sys.executable, "-m", serve]
         if env.get("BENCH_TRACEMALLOC"):  # the same daphne, its allocations traced
             python = [sys.executable, str(Path(__file__).resolve()), "--serve-traced"]
         daphne = [*python, "-e", f"tcp:port={port}:interface=127.0.0.1:backlog=4096",
@@ -168,7 +173,7 @@ def start_servers(
     stamp = time.strftime("%H%M%S")
     servers: list[Server] = []
     try:
-        commands = server_commands(mode, processes, workers, env)
+        commands = server_commands(mode, processes, workers, env, code)
         for index, (kind, port, argv, own) in enumerate(commands):
             log = Path(tempfile.gettempdir()) / f"ocholoco-load-{stamp}-{kind}{index}.log"
             if profile:
@@ -329,6 +334,7 @@ class Viewer:
             method, self.base + path, data=data, headers=headers, allow_redirects=False
         ) as response:
             body = await response.text()
+            self.server_timing = response.headers.get("Server-Timing", "")
             for name, morsel in response.cookies.items():
                 self.cookies[name] = morsel.value
             return response.status, body, response.headers.get("Location", "")
@@ -396,6 +402,7 @@ class Move:
     sent: float
     answered: float
     applied: int  # how many of its POSTs answered 200 (duplicates scenario: should be 1)
+    view: float | None = None  # the server's own time in the view (its Server-Timing), s
 
 
 @dataclass
@@ -578,7 +585,9 @@ class Bench:
             table.made.append((version + 1, answered))
         if applied:
             player.take(next(body for status, body in answers if status == 200), answered)
-            self.moves.append(Move(table.code, version, move, sent, answered, applied))
+            view = VIEW_TIMING_RE.search(getattr(player, "server_timing", ""))
+            self.moves.append(Move(table.code, version, move, sent, answered, applied,
+                                   float(view.group(1)) / 1000 if view else None))
         else:
             player.stale = True
 
@@ -695,6 +704,11 @@ class Bench:
             print(f"{args.tables} tables set up in {time.monotonic() - started:.1f} s")
             if args.idle:
                 await self.idle()
+            # This client stands for thousands of browsers in one process: its collector's
+            # full passes over their sockets stalled its loop (by up to 270 ms at 6,000
+            # pages), and that counted as the server's delay. What is set up lives to the end.
+            gc.collect()
+            gc.freeze()
             self.rss_start = self.server_rss()
             start = time.monotonic()
             self.window = (start + args.warmup, start + args.warmup + args.duration)
@@ -1016,6 +1030,9 @@ def report(bench: Bench, db_env: dict[str, str]) -> None:
               f"(offered {args.tables * args.rate:.1f})")
         posts = [m.answered - m.sent for m in window_moves]
         print(f"POST /jugar/ (acknowledged): {ms(posts)}")
+        views = [m.view for m in window_moves if m.view is not None]
+        if views:  # the rest of the POST's time is the network, the server's loop and queues
+            print(f"  of which the view itself (its Server-Timing): {ms(views)}")
         pairs, last, never = update_delays(bench, w0, w1, exclude=bench.slow)
         print("move -> viewer updated, from the POST sent:")
         print(f"  every (move, viewer): {ms(pairs)}")
@@ -1243,7 +1260,8 @@ def serve_traced() -> None:
     signal.signal(signal.SIGUSR1, snapshot)
     sys.argv = ["daphne", *sys.argv[2:]]
     sys.path.insert(0, os.getcwd())  # the checkout served (--code), as `python -m` would
-    runpy.run_module("daphne", run_name="__main__")
+    serve = "config.serve" if Path("config/serve.py").exists() else "daphne"
+    runpy.run_module(serve, run_name="__main__")
 
 
 if __name__ == "__main__":

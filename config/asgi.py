@@ -107,13 +107,10 @@ workers_start_in_process(settings.TASK_WORKERS)
 
 
 def _collector_settle() -> None:
-    """Keep the garbage collector's pauses short (measured: at 100 busy tables, full
-    collections of ~200,000 objects stopped the process for 100–190 ms every few seconds and
-    set the p99 of a move's push; after this, a few pauses of 20–60 ms a minute).
-
-    What start-up created (Django, the URLs, the compiled templates) lives as long as the
-    process: frozen, the collector never walks it again. Young objects are collected less
-    often, so fewer of them survive into the older generations that a full collection walks.
+    """Keep the garbage collector's pauses short: what start-up created (Django, the URLs,
+    the compiled templates) lives as long as the process; frozen, the collector never walks
+    it again. When it collects is the server's to say (`config.serve`: by the sockets that
+    come and go).
     """
     from django.template.loader import get_template
     from django.urls import get_resolver
@@ -122,7 +119,6 @@ def _collector_settle() -> None:
     get_template("tables/table.html")
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 20, 10)
 
 
 _collector_settle()

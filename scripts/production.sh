@@ -39,7 +39,7 @@ psql "${DATABASE_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT INT TERM
 for ((i = 0; i < WEB; i++)); do
-  .venv/bin/daphne --websocket-max-frame-size 4096 --websocket-max-message-size 524288 \
+  .venv/bin/python -m config.serve --websocket-max-frame-size 4096 --websocket-max-message-size 524288 \
     --websocket_connect_timeout 60 \
     -e "tcp:port=$((PORT + i)):interface=127.0.0.1:backlog=4096" config.asgi:application &
   pids+=($!)

@@ -11,6 +11,6 @@ echo "Ocho Loco: http://127.0.0.1:${PORT:-8000}/"
 # message either way may pass 512 KiB (the largest push, a whole table and its chat, is far less).
 # After a restart every open page reconnects at once: the listen queue holds 4096 of them (the
 # default, 50, dropped the rest) and a handshake may wait 60 s for its turn (5 s refused them).
-exec .venv/bin/daphne -e "tcp:port=${PORT:-8000}:interface=127.0.0.1:backlog=4096" \
+exec .venv/bin/python -m config.serve -e "tcp:port=${PORT:-8000}:interface=127.0.0.1:backlog=4096" \
   --websocket_connect_timeout 60 \
   --websocket-max-frame-size 4096 --websocket-max-message-size 524288 config.asgi:application

@@ -111,7 +111,7 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
             port = free_port()
             log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally)
             process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port),
                  *WEBSOCKET_LIMITS, "config.asgi:application"],
                 cwd=ROOT, env=_server_env(env), stdout=log, stderr=subprocess.STDOUT,
             )

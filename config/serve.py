@@ -1,0 +1,76 @@
+"""daphne, with its periodic walk over every open socket spread out (`python -m config.serve`,
+the same arguments as `daphne`).
+
+daphne checks every connection's timeouts and keepalive ping in one pass every 2 s. With
+thousands of pages open, that pass held the event loop for up to 200 ms, and a move arriving
+then waited for it: at 6,000 open pages it set a move's p99 (300-400 ms, against 10 ms at
+p50). And the pages that connected together (after a restart, all of them) were pinged
+together every `--ping-interval`, thousands of frames in one pass.
+
+Here the same checks run on a tenth of the connections every 0.2 s, so each connection is still
+checked every 2 s; and a socket's first ping comes at a random point of its first interval, so
+that pings are spread evenly over time whenever their pages connected.
+
+The garbage collector is paced by the sockets too. Its full passes walk every live object,
+about 150 per open page: at 6,000 pages a pass stopped the process for 300-450 ms, and with
+Python's default thresholds one came every 15 s or so while moves were played, each promoted
+by short-lived objects that happened to be alive at a young collection. Young objects are
+collected less often here (20,000 allocations), so few are promoted and full passes come when
+there is garbage to find: what closed pages leave behind (cycles of a consumer and its
+connection), once the pages closed since the last pass are half as many as those open.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import weakref
+
+from daphne.cli import CommandLineInterface
+from daphne.server import Server
+from twisted.internet import reactor
+
+
+class SpreadServer(Server):
+    SLICES = 10  # a pass over every connection takes SLICES ticks
+    TICK = 2 / SLICES  # seconds: daphne's own pass comes every 2 s
+    COLLECT_AFTER = 500  # sockets closed, at the least, before a full collection
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.cursor = 0  # where the next tick's slice of connections starts
+        self.spread = weakref.WeakSet()  # sockets whose first ping was moved
+        self.sockets_closed = 0  # since the last full collection
+
+    def protocol_disconnected(self, protocol) -> None:
+        super().protocol_disconnected(protocol)
+        if not hasattr(protocol, "last_ping"):
+            return  # an HTTP request: its garbage dies young
+        self.sockets_closed += 1
+        if self.sockets_closed >= max(self.COLLECT_AFTER, len(self.connections) // 2):
+            self.sockets_closed = 0
+            gc.collect()
+
+    def timeout_checker(self) -> None:
+        protocols = list(self.connections)
+        cursor = self.cursor % max(len(protocols), 1)
+        size = -(-len(protocols) // self.SLICES)  # rounded up: nobody waits longer than 2 s
+        for protocol in protocols[cursor:cursor + size]:
+            if hasattr(protocol, "last_ping") and protocol not in self.spread:
+                self.spread.add(protocol)  # a socket met for the first time (its last
+                # ping was set as it opened)
+                protocol.last_ping -= random.uniform(0, self.ping_interval)
+            protocol.check_timeouts()
+        self.cursor = cursor + size if cursor + size < len(protocols) else 0  # a new pass
+        reactor.callLater(self.TICK, self.timeout_checker)
+
+
+class SpreadCommandLineInterface(CommandLineInterface):
+    server_class = SpreadServer
+
+
+if __name__ == "__main__":
+    gc.set_threshold(20_000, 20, 10)  # see the module's docstring
+    SpreadCommandLineInterface.entrypoint()
+    sys.exit(0)

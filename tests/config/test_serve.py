@@ -1,0 +1,96 @@
+"""`config.serve`: daphne's walk over the open sockets spread over ticks, their first pings
+spread over an interval, and full garbage collections paced by the sockets that close."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from config.serve import SpreadServer
+
+
+class Socket:
+    """What the walk sees of a daphne websocket: its last ping, its timeout check."""
+
+    def __init__(self, last_ping: float) -> None:
+        self.last_ping = last_ping
+        self.checks = 0
+
+    def check_timeouts(self) -> None:
+        self.checks += 1
+
+
+class Request:
+    """An HTTP request's protocol: checked too, but it has no ping."""
+
+    def __init__(self) -> None:
+        self.checks = 0
+
+    def check_timeouts(self) -> None:
+        self.checks += 1
+
+
+@pytest.fixture
+def ticks(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The delays the walk asks the reactor for (nothing runs them: a test calls the walk)."""
+    delays: list[float] = []
+    monkeypatch.setattr(
+        "config.serve.reactor", SimpleNamespace(callLater=lambda delay, _: delays.append(delay))
+    )
+    return delays
+
+
+def server_with(protocols: list) -> SpreadServer:
+    server = SpreadServer(application=None, endpoints=["tcp:port=0"], ping_interval=20)
+    server.connections = {protocol: {"connected": 0.0} for protocol in protocols}  # (as `run`)
+    return server
+
+
+def test_each_socket_is_checked_once_in_a_pass_of_ten_ticks_of_a_fifth_of_a_second(ticks):
+    sockets = [Socket(1000.0) for _ in range(95)]
+    requests = [Request() for _ in range(7)]
+    server = server_with(sockets + requests)
+
+    for _ in range(SpreadServer.SLICES):
+        server.timeout_checker()
+
+    assert [p.checks for p in sockets + requests] == [1] * 102
+    assert ticks == [pytest.approx(0.2)] * 10
+    for _ in range(SpreadServer.SLICES):
+        server.timeout_checker()
+    assert [p.checks for p in sockets + requests] == [2] * 102
+
+
+def test_a_sockets_first_ping_moves_to_a_random_point_of_its_first_interval_once(ticks):
+    sockets = [Socket(1000.0) for _ in range(50)]
+    server = server_with(sockets)
+
+    for _ in range(SpreadServer.SLICES):
+        server.timeout_checker()
+    moved = [s.last_ping for s in sockets]
+    assert all(980.0 <= ping <= 1000.0 for ping in moved)
+    assert len(set(moved)) > 40  # spread, not moved together
+
+    for _ in range(SpreadServer.SLICES):
+        server.timeout_checker()
+    assert [s.last_ping for s in sockets] == moved  # only the first interval is moved
+
+
+def test_a_full_collection_comes_once_the_closed_sockets_are_half_the_open_ones(monkeypatch):
+    collections: list[int] = []
+    monkeypatch.setattr("config.serve.gc.collect", lambda: collections.append(1))
+    sockets = [Socket(0.0) for _ in range(2000)]
+    requests = [Request() for _ in range(1500)]
+    server = server_with(sockets + requests)
+
+    for request in requests:  # requests come and go all the time: they do not count
+        server.protocol_disconnected(request)
+    for socket in sockets[:1749]:
+        server.protocol_disconnected(socket)
+    assert collections == []
+    server.protocol_disconnected(sockets[1749])  # (3,500 connections: 1,750 is half)
+    assert collections == [1]
+    for socket in sockets[1750:]:
+        server.protocol_disconnected(socket)
+    assert collections == [1]
