@@ -55,7 +55,13 @@ from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 from tests.browser.helpers import open_table  # noqa: E402
 from tests.conftest import CHROMIUM_ARGS  # noqa: E402
-from tests.live import GENEROUS_LIMITS, WEBSOCKET_LIMITS, _wait_for_port, free_port  # noqa: E402
+from tests.live import (  # noqa: E402
+    GENEROUS_LIMITS,
+    WEBSOCKET_LIMITS,
+    _wait_for_port,
+    free_port,
+    server_module,
+)
 
 # The observer, added to every page before its own scripts.
 OBSERVER = r"""
@@ -401,9 +407,7 @@ def server(code: Path) -> Iterator[int]:
         port = free_port()
         with tempfile.TemporaryFile() as log:
             process = subprocess.Popen(
-                [sys.executable, "-m",  # daphne, spread out where the checkout has it
-                 "config.serve" if (code / "config" / "serve.py").exists() else "daphne",
-                 "-b", "127.0.0.1", "-p", str(port),
+                [sys.executable, "-m", server_module(code), "-b", "127.0.0.1", "-p", str(port),
                  *WEBSOCKET_LIMITS, "config.asgi:application"],
                 cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT,
             )

@@ -70,7 +70,13 @@ sys.path.insert(0, str(ROOT))
 
 import aiohttp  # noqa: E402
 
-from tests.live import _server_env, _wait_for_port, free_port, fresh_database  # noqa: E402
+from tests.live import (  # noqa: E402
+    _server_env,
+    _wait_for_port,
+    free_port,
+    fresh_database,
+    server_module,
+)
 
 POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -113,10 +119,10 @@ def _management_commands(env: dict[str, str]) -> set[str]:
 WORKER_COMMANDS = ("tasks_worker", "run_workers", "db_worker")  # the first one that exists
 
 
-# The production command line's settings (scripts/run.sh): the table's socket's limits, and
-# for a crowd reconnecting at once, a listen queue that holds it and handshakes that may wait.
 # The move view's own time in its answer's Server-Timing header ("view;dur=12.3", ms).
 VIEW_TIMING_RE = re.compile(r"view;dur=([0-9.]+)")
+# The production command line's settings (scripts/run.sh): the table's socket's limits, and
+# for a crowd reconnecting at once, a listen queue that holds it and handshakes that may wait.
 DAPHNE_FLAGS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288",
                 "--websocket_connect_timeout", "60"]
 
@@ -139,9 +145,7 @@ def server_commands(
     commands: list[tuple[str, int, list[str], dict[str, str]]] = []
     for _ in range(count):
         port = free_port()
-        # daphne, or its spread-out variant where the checkout has one (--code: older ones)
-        serve = "config.serve" if (code / "config" / "serve.py").exists() else "daphne"
-        python = [sys.executable, "-m", serve]
+        python = [sys.executable, "-m", server_module(code)]
         if env.get("BENCH_TRACEMALLOC"):  # the same daphne, its allocations traced
             python = [sys.executable, str(Path(__file__).resolve()), "--serve-traced"]
         daphne = [*python, "-e", f"tcp:port={port}:interface=127.0.0.1:backlog=4096",
@@ -272,6 +276,7 @@ class Viewer:
     def __init__(self, bench: Bench, table: Table, role: str, server: int) -> None:
         self.bench, self.table, self.role, self.server = bench, table, role, server
         self.cookies: dict[str, str] = {}
+        self.server_timing = ""  # its last answer's Server-Timing header
         self.version = -1
         self.seen: dict[int, float] = {}
         self.round_ends: set[int] = set()  # versions whose board showed a round's end
@@ -585,7 +590,7 @@ class Bench:
             table.made.append((version + 1, answered))
         if applied:
             player.take(next(body for status, body in answers if status == 200), answered)
-            view = VIEW_TIMING_RE.search(getattr(player, "server_timing", ""))
+            view = VIEW_TIMING_RE.search(player.server_timing)
             self.moves.append(Move(table.code, version, move, sent, answered, applied,
                                    float(view.group(1)) / 1000 if view else None))
         else:
@@ -1260,8 +1265,7 @@ def serve_traced() -> None:
     signal.signal(signal.SIGUSR1, snapshot)
     sys.argv = ["daphne", *sys.argv[2:]]
     sys.path.insert(0, os.getcwd())  # the checkout served (--code), as `python -m` would
-    serve = "config.serve" if Path("config/serve.py").exists() else "daphne"
-    runpy.run_module(serve, run_name="__main__")
+    runpy.run_module(server_module(Path.cwd()), run_name="__main__")
 
 
 if __name__ == "__main__":

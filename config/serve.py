@@ -45,7 +45,7 @@ class SpreadServer(Server):
 
     def protocol_disconnected(self, protocol) -> None:
         super().protocol_disconnected(protocol)
-        if not hasattr(protocol, "last_ping"):
+        if not _is_socket(protocol):
             return  # an HTTP request: its garbage dies young
         self.sockets_closed += 1
         if self.sockets_closed >= max(self.COLLECT_AFTER, len(self.connections) // 2):
@@ -57,13 +57,18 @@ class SpreadServer(Server):
         cursor = self.cursor % max(len(protocols), 1)
         size = -(-len(protocols) // self.SLICES)  # rounded up: nobody waits longer than 2 s
         for protocol in protocols[cursor:cursor + size]:
-            if hasattr(protocol, "last_ping") and protocol not in self.spread:
+            if _is_socket(protocol) and protocol not in self.spread:
                 self.spread.add(protocol)  # a socket met for the first time (its last
                 # ping was set as it opened)
                 protocol.last_ping -= random.uniform(0, self.ping_interval)
             protocol.check_timeouts()
         self.cursor = cursor + size if cursor + size < len(protocols) else 0  # a new pass
         reactor.callLater(self.TICK, self.timeout_checker)
+
+
+def _is_socket(protocol) -> bool:
+    """A websocket's protocol (it keeps a ping), not an HTTP request's."""
+    return hasattr(protocol, "last_ping")
 
 
 class SpreadCommandLineInterface(CommandLineInterface):

@@ -93,6 +93,13 @@ def _migrate(extra: dict[str, str]) -> None:
     )
 
 
+def server_module(code: Path = ROOT) -> str:
+    """The module that serves checkout `code` (`python -m ...`): `config.serve`, daphne paced
+    for thousands of sockets, or daphne itself in a checkout older than it (the benches'
+    `--code`)."""
+    return "config.serve" if (code / "config" / "serve.py").exists() else "daphne"
+
+
 class Servers(list):
     """The URLs of a group of servers, and the environment they run with (`env`)."""
 
@@ -111,7 +118,7 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
             port = free_port()
             log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally)
             process = subprocess.Popen(
-                [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port),
+                [sys.executable, "-m", server_module(), "-b", "127.0.0.1", "-p", str(port),
                  *WEBSOCKET_LIMITS, "config.asgi:application"],
                 cwd=ROOT, env=_server_env(env), stdout=log, stderr=subprocess.STDOUT,
             )
