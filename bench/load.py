@@ -1216,18 +1216,18 @@ def main() -> None:
             cwd=code, env={**os.environ, **env}, check=True,
         )
     counts = [int(n) for n in args.pages.split(",")] if args.pages else [args.spectators + 2]
-    figures: dict[tuple[int, Path], float] = {}
+    figures: dict[tuple[int, int], float] = {}  # by (pages, run): a checkout may run twice
     for pages in counts:
-        for code in codes:
+        for run, code in enumerate(codes):
             args.spectators = pages - 2
             print(f"\n### {pages} pages a table, served from {code}")
-            figures[(pages, code)] = one_run(args, env, code)
+            figures[(pages, run)] = one_run(args, env, code)
     if len(figures) > 1 and not args.churn:
         print("\nserver CPU per move (ms), by pages a table:")
         print("pages | " + " | ".join(str(code) for code in codes)
               + (" | ratio" if len(codes) == 2 else ""))
         for pages in counts:
-            row = [figures[(pages, code)] for code in codes]
+            row = [figures[(pages, run)] for run in range(len(codes))]
             ratio = f" | {row[0] / row[1]:.2f}" if len(row) == 2 and row[1] else ""
             print(f"{pages} | " + " | ".join(f"{x:.1f}" for x in row) + ratio)
 
