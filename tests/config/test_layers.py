@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from types import SimpleNamespace
 
 from config import layers
@@ -44,8 +45,10 @@ def test_the_expiry_scan_runs_at_most_once_a_second_and_still_expires(monkeypatc
 
 
 def test_an_expired_message_is_dropped_by_the_next_scan(monkeypatch):
-    now = [1000.0]  # Channels' own clock for expiry, moved by the test
-    monkeypatch.setattr("channels.layers.time", SimpleNamespace(time=lambda: now[0]))
+    now = [1000.0]  # the clock messages expire by (Channels' and ours), moved by the test
+    clock = SimpleNamespace(time=lambda: now[0], monotonic=time.monotonic)
+    monkeypatch.setattr("channels.layers.time", clock)
+    monkeypatch.setattr(layers, "time", clock)
 
     async def scenario():
         layer = layers.InMemoryChannelLayer(expiry=60)
@@ -57,3 +60,20 @@ def test_an_expired_message_is_dropped_by_the_next_scan(monkeypatch):
         return channel in layer.channels
 
     assert run(scenario()) is False
+
+
+def test_a_group_send_reaches_every_member_with_room_and_skips_a_full_one(monkeypatch):
+    async def scenario():
+        layer = layers.InMemoryChannelLayer(capacity=1)
+        full, reading = await layer.new_channel(), await layer.new_channel()
+        for channel in (full, reading):
+            await layer.group_add("g", channel)
+        await layer.send(full, {"type": "waiting"})  # its one place is taken
+        await layer.group_send("g", {"type": "table.fragment", "html": "<b>"})
+        got = await layer.receive(reading)
+        return got, await layer.receive(full), layer.channels
+
+    got, first, left = run(scenario())
+    assert got == {"type": "table.fragment", "html": "<b>"}
+    assert first == {"type": "waiting"}  # the full member missed the message, nothing else did
+    assert left == {}
