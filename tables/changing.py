@@ -24,9 +24,12 @@ from tables.dispatch import table_changed
 from tables.errors import TableError
 from tables.identity import seat_by_secret
 from tables.models import Seat, Table, TableEvent
+from tables.prepared import Prepared
 from tables.snapshot import AppliedChange, TableSnapshot
 
 NAME_MAX = 24
+
+_table_locked = Prepared(lambda table_id: Table.objects.select_for_update().filter(pk=table_id))
 
 
 @dataclass
@@ -61,10 +64,9 @@ def changing(table_id: int) -> Iterator[Change]:
     Locks the table's row (`select_for_update`) for the whole transaction.
     """
     with transaction.atomic():
-        try:
-            table = Table.objects.select_for_update().get(pk=table_id)
-        except Table.DoesNotExist:
-            raise TableError("Esa mesa no existe.") from None
+        table = next(iter(_table_locked(table_id)), None)
+        if table is None:
+            raise TableError("Esa mesa no existe.")
         if table.status == Table.Status.CLOSED:
             raise TableError("Esta mesa está cerrada.")
         if table.status == Table.Status.ARCHIVED:

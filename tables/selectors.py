@@ -11,6 +11,7 @@ from django.http import Http404
 from tables import clock
 from tables.identity import seat_by_secret
 from tables.models import Table
+from tables.prepared import Prepared
 from tables.snapshot import TableSnapshot
 
 # Seconds a table with only robots left waits on a round's end before dealing the next.
@@ -101,14 +102,16 @@ def table_by_code(code: str) -> Table | None:
 def table_ref_or_404(code: str) -> Table:
     """The table at `code` for a post, or 404: only its id, version and links are read (no
     game state to decode); the service reads the table whole under its lock."""
-    table = (
-        Table.objects.filter(Q(code=code) | Q(player_code=code))
-        .only("id", "code", "player_code", "version")
-        .first()
-    )
+    table = next(iter(_table_ref(code)), None)
     if table is None:
         raise Http404("Esa mesa no existe.")
     return table
+
+
+_table_ref = Prepared(
+    lambda code: Table.objects.filter(Q(code=code) | Q(player_code=code))
+    .only("id", "code", "player_code", "version")[:1]
+)
 
 
 def table_or_404(code: str) -> Table:

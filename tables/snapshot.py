@@ -8,6 +8,7 @@ from typing import Any
 
 import ocholoco
 from tables.models import Seat, Table, TableEvent
+from tables.prepared import Prepared
 
 
 @dataclass
@@ -31,13 +32,19 @@ class TableSnapshot:
         return seats.index(seat_number) if seat_number in seats else None
 
 
-def _seats(table: Table):
-    """The table's seats by number. Seats order by their table first, which costs a join with
-    the tables and a sort on their creation time; one table's seats need only their number
-    (seats prefetched with the table are taken as they are)."""
+def _seats(table: Table) -> list[Seat]:
+    """The table's seats by number (seats prefetched with the table are taken as they are).
+    Seats order by their table first, which costs a join with the tables and a sort on their
+    creation time; one table's seats need only their number."""
     if "seats" in getattr(table, "_prefetched_objects_cache", {}):
-        return table.seats.all()
-    return table.seats.order_by("number")
+        return list(table.seats.all())
+    seats = list(_seats_of(table.pk))
+    for seat in seats:
+        seat.table = table  # as `table.seats` gives them: no query to reach their table
+    return seats
+
+
+_seats_of = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id).order_by("number"))
 
 
 @dataclass(frozen=True)
