@@ -18,6 +18,8 @@ by short-lived objects that happened to be alive at a young collection. Young ob
 collected less often here (20,000 allocations), so few are promoted and full passes come when
 there is garbage to find: what closed pages leave behind (cycles of a consumer and its
 connection), once the pages closed since the last pass are half as many as those open.
+
+And a post's Content-Type is read by splitting it, not by Twisted's email parser (`_media_type`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import weakref
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from twisted.internet import reactor
+from twisted.web import http
 
 
 class SpreadServer(Server):
@@ -69,6 +72,16 @@ class SpreadServer(Server):
 def _is_socket(protocol) -> bool:
     """A websocket's protocol (it keeps a ping), not an HTTP request's."""
     return hasattr(protocol, "last_ping")
+
+
+def _media_type(content_type: bytes) -> bytes:
+    """A request's media type ("application/x-www-form-urlencoded"), for Twisted's parse of
+    the form into `request.args` (which daphne never reads: the body goes to Django whole).
+    Twisted builds an email message to find it, a tenth of a millisecond of every post."""
+    return content_type.split(b";", 1)[0].strip().lower()
+
+
+http._parseContentType = _media_type
 
 
 class SpreadCommandLineInterface(CommandLineInterface):

@@ -94,3 +94,21 @@ def test_a_full_collection_comes_once_the_closed_sockets_are_half_the_open_ones(
     for socket in sockets[1750:]:
         server.protocol_disconnected(socket)
     assert collections == [1]
+
+
+def test_a_posts_media_type_is_read_without_the_email_parser_and_as_twisted_read_it():
+    from email.message import EmailMessage
+
+    from twisted.web import http
+
+    from config.serve import _media_type
+
+    assert http._parseContentType is _media_type
+    for header in (
+        b"application/x-www-form-urlencoded",
+        b"Application/X-WWW-Form-Urlencoded; charset=UTF-8",
+        b"multipart/form-data; boundary=----x",
+    ):
+        message = EmailMessage()
+        message["content-type"] = header.decode("charmap")
+        assert _media_type(header) == message.get_content_type().encode("charmap")
