@@ -7,6 +7,7 @@ Internally a round keeps its history as a linked list of small int records
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -59,6 +60,10 @@ class Event:
         )
 
 
+# A record's event is the same (frozen) object every time: a round's history is read as
+# events several times a move (each audience's view), and records repeat within and across
+# rounds (a few thousand distinct ones at most: kinds × players × cards or counts).
+@functools.cache
 def event_of(record: Record) -> Event:
     kind, player, x = record
     if kind == PLAY:
