@@ -7,91 +7,14 @@ The embedded default also runs the background work here: `TASK_WORKERS` task-wor
 import asyncio
 import gc
 import os
-from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
 import django
-from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core import signals
-from django.core.exceptions import RequestAborted
-from django.core.handlers.asgi import ASGIHandler, get_script_prefix
-from django.http import HttpResponseBase
-from django.urls import set_script_prefix
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
-
-class OneCrossingASGIHandler(ASGIHandler):
-    """Django's ASGI handler, made cheaper for our synchronous views (measured on a move).
-
-    - A request crosses from the event loop to its thread once: the `request_started` signal,
-      the request, the middleware and the view, and (for a response held in memory) its close
-      and `request_finished` all run there, as under WSGI; the loop only reads the body and
-      writes the answer. (Django's ASGI path crosses three times, for the two signals and the
-      response, and its middleware chain crossed back and forth for every `MiddlewareMixin`
-      hook: a dozen crossings per request, a fifth of a move's CPU. A crossing wakes a thread
-      and the loop again: on a trivial page, the crossings cost more than Django's work.)
-    - A request's thread, and so its database connection, is kept for a later request
-      instead of made anew for each one (Django gives each request a thread of its own,
-      asgiref's `ThreadSensitiveContext`; a new connection per request cost a tenth of a
-      move on SQLite). Threads serve one request at a time; at most `KEEP` idle ones stay.
-    - A client that leaves while its request is served is not listened for: a synchronous
-      view cannot be cancelled halfway, so the answer is written and dropped by the server.
-    """
-
-    KEEP = 16
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._idle: list[ThreadPoolExecutor] = []
-        self._respond_async = sync_to_async(self._respond, thread_sensitive=True)
-
-    def load_middleware(self, is_async: bool = False) -> None:
-        super().load_middleware(is_async=False)  # the chain as under WSGI: all synchronous
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await super().__call__(scope, receive, send)
-        executor = self._idle.pop() if self._idle else ThreadPoolExecutor(max_workers=1)
-        try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
-        finally:
-            if len(self._idle) < self.KEEP:
-                self._idle.append(executor)
-            else:
-                executor.shutdown(wait=False)
-
-    async def handle(self, scope, receive, send):
-        try:
-            body_file = await self.read_body(receive)
-        except RequestAborted:
-            return
-        try:
-            response = await self._respond_async(scope, body_file)
-            try:
-                await self.send_response(response, send)
-            except asyncio.CancelledError:
-                pass  # the client left while the answer was written
-            finally:
-                if response.streaming:  # a file: closed once it has been read out
-                    await sync_to_async(response.close)()
-        finally:
-            body_file.close()
-
-    def _respond(self, scope, body_file) -> HttpResponseBase:
-        """The request, start to end, in its thread (what Django's WSGI handler does)."""
-        set_script_prefix(get_script_prefix(scope))
-        signals.request_started.send(sender=self.__class__, scope=scope)
-        request, response = self.create_request(scope, body_file)
-        if request is not None:
-            response = self.get_response(request)
-            response._handler_class = self.__class__
-        if not response.streaming:
-            response.close()  # its resources and `request_finished`, as Django does after sending
-        return response
-
+from config.handler import OneCrossingASGIHandler  # noqa: E402
 
 django_asgi_app = OneCrossingASGIHandler()
 

@@ -1,0 +1,64 @@
+"""`config.handler`: a request crosses from the event loop into its thread once, and runs
+there start to end as under WSGI (its signals, the middleware, the view, its close)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.core import signals
+
+from config.handler import OneCrossingASGIHandler
+from tests.live import run_async
+
+
+async def get(handler: OneCrossingASGIHandler, path: str) -> tuple[int, bytes]:
+    """What a server does with one GET: the scope, the (empty) body, the answer's messages."""
+    sent: list[dict] = []
+    incoming = [{"type": "http.request", "body": b""}]
+
+    async def receive() -> dict:
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
+    }
+    await handler(scope, receive, send)
+    start, *bodies = sent
+    return start["status"], b"".join(m.get("body", b"") for m in bodies)
+
+
+def test_a_request_runs_in_one_crossing_into_its_thread(monkeypatch: pytest.MonkeyPatch):
+    crossings, threads = [], {}
+    submit = ThreadPoolExecutor.submit
+    monkeypatch.setattr(
+        ThreadPoolExecutor, "submit",
+        lambda self, fn, /, *a, **k: crossings.append(fn) or submit(self, fn, *a, **k),
+    )
+
+    def started(**_):
+        threads["started"] = threading.get_ident()
+
+    def finished(**_):
+        threads["finished"] = threading.get_ident()
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    try:
+        status, body = run_async(get(OneCrossingASGIHandler(), "/sw.js"))
+    finally:
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+
+    assert status == 200 and b"self.addEventListener" in body
+    into_request_threads = [fn for fn in crossings if fn is not asyncio.run]  # run_async's own
+    assert len(into_request_threads) == 1  # Django's handler: three, and more for middleware
+    assert threads["started"] == threads["finished"] != threading.get_ident()
