@@ -3,19 +3,28 @@
 Each post of a move reads the table its link names, then the table again under its lock, then
 its seats. Django spends about 0.2 ms building and compiling a queryset's SQL and 0.03 ms
 running it (SQLite, measured): compiling was most of a move's reads. A `Prepared` query is
-written as the queryset it stands for, compiled the first time it runs on a database, and from
-then on run with its new value, its rows made into models as Django makes them (`raw`: the
-same converters, and the columns a queryset leaves out deferred).
+written as the queryset it stands for and compiled the first time it runs on a database; from
+then on its SQL runs with the new value and its rows become models as the queryset makes them
+(the same converters, and the columns it leaves out deferred).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections
 from django.db.models import Model, QuerySet
-from django.db.models.query import RawQuerySet
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    model: type[Model]
+    sql: str
+    values: int  # times the value appears in the SQL
+    names: list[str]  # the model's attributes, in the order of the row's columns
+    converters: list[tuple[int, list[Callable], Any]]  # (column, converters, expression)
 
 
 class Prepared:
@@ -23,16 +32,43 @@ class Prepared:
 
     def __init__(self, build: Callable[[Any], QuerySet]) -> None:
         self._build = build
-        self._compiled: dict[tuple[str, str], tuple[type[Model], str, int]] = {}
+        self._compiled: dict[tuple[str, str], _Compiled] = {}
 
-    def __call__(self, value: Any, *, using: str = "default") -> RawQuerySet:
-        key = (using, connections[using].vendor)
-        compiled = self._compiled.get(key)
-        if compiled is None:
-            queryset = self._build(value)
-            sql, params = queryset.query.get_compiler(using=using).as_sql()
-            if any(param != value for param in params):
-                raise ValueError("a prepared query takes its one value, and nothing else")
-            compiled = self._compiled[key] = (queryset.model, sql, len(params))
-        model, sql, count = compiled
-        return model._default_manager.raw(sql, [value] * count, using=using)
+    def __call__(self, value: Any, *, using: str = "default") -> list[Model]:
+        connection = connections[using]
+        key = (using, connection.vendor)
+        compiled = self._compiled.get(key) or self._compile(value, using, key)
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, [value] * compiled.values)
+            rows = cursor.fetchall()
+        found = []
+        for row in rows:
+            if compiled.converters:
+                row = list(row)
+                for column, converters, expression in compiled.converters:
+                    for convert in converters:
+                        row[column] = convert(row[column], expression, connection)
+            found.append(compiled.model.from_db(using, compiled.names, row))
+        return found
+
+    def _compile(self, value: Any, using: str, key: tuple[str, str]) -> _Compiled:
+        queryset = self._build(value)
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        if any(param != value for param in params):
+            raise ValueError("a prepared query takes its one value, and nothing else")
+        if compiler.annotation_col_map or compiler.klass_info.get("related_klass_infos"):
+            raise ValueError("a prepared query reads one model's own columns")
+        columns = [expression for expression, _, _ in compiler.select]
+        compiled = self._compiled[key] = _Compiled(
+            model=queryset.model,
+            sql=sql,
+            values=len(params),
+            names=[column.target.attname for column in columns],
+            converters=[
+                (position, converters, expression)
+                for position, (converters, expression)
+                in compiler.get_converters(columns).items()
+            ],
+        )
+        return compiled

@@ -3,8 +3,11 @@ loaded once (`TableSnapshot`); and one change as it was applied (`AppliedChange`
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.urls import reverse
 
 import ocholoco
 from tables.models import Seat, Table, TableEvent
@@ -27,6 +30,11 @@ class TableSnapshot:
         match = ocholoco.from_json(table.match_state) if table.match_state else None
         return cls(table=table, seats=seats, round=round_state, match=match)
 
+    @functools.cached_property
+    def invitation_url(self) -> str:
+        """The table's invitation link, the same in every audience's panel."""
+        return reverse("table", kwargs={"code": self.table.code})
+
     def player_of(self, seat_number: int) -> int | None:
         seats = self.table.match_seats
         return seats.index(seat_number) if seat_number in seats else None
@@ -38,7 +46,7 @@ def _seats(table: Table) -> list[Seat]:
     creation time; one table's seats need only their number."""
     if "seats" in getattr(table, "_prefetched_objects_cache", {}):
         return list(table.seats.all())
-    seats = list(_seats_of(table.pk))
+    seats = _seats_of(table.pk)
     for seat in seats:
         seat.table = table  # as `table.seats` gives them: no query to reach their table
     return seats

@@ -8,7 +8,7 @@ from django.db.models import Q
 from tables.models import Seat, Table
 from tables.prepared import Prepared
 
-from .helpers import lobby
+from .helpers import lobby, started
 
 pytestmark = pytest.mark.django_db
 
@@ -26,6 +26,22 @@ def test_a_prepared_query_gives_what_its_queryset_gives_and_is_built_once():
     for table in (first, second, first):
         assert list(prepared(table.pk)) == list(seats_of(table.pk))
     assert built == [first.pk]  # built once, on its first run
+
+
+def fields(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def test_a_prepared_query_makes_its_models_as_the_queryset_does_every_field_converted():
+    table, _ = started("Ana", "Beto")  # a table in play: times, JSON, the game's state
+    whole = Prepared(lambda table_id: Table.objects.filter(pk=table_id))
+
+    (found,) = whole(table.pk)
+
+    expected = Table.objects.get(pk=table.pk)
+    assert expected.round_state and expected.created_at  # things to convert, both
+    assert fields(found) == fields(expected)
+    assert found._state.db == "default" and not found._state.adding
 
 
 def test_a_prepared_query_leaves_out_what_its_queryset_leaves_out():
