@@ -176,6 +176,7 @@ def panel_context(
         "table": table,
         "version": table.version,
         "seat": seat,
+        "invitation_url": snapshot.invitation_url,
         "summary": summary,
         "is_host": seat is not None and seat.number == table.host_seat,
         "free_numbers": [n for n in range(table.seat_count) if n not in snapshot.seats],
