@@ -42,6 +42,17 @@ def _first_playable_index(page: Page) -> int:
     )
 
 
+# What the page showed when a card the keys should have reached was not focused (a rare failure,
+# seen once in a rehearsal under load and not since: its cause is still to find).
+FOCUS_REPORT = """index => ({
+    index, focused: document.activeElement.outerHTML.slice(0, 160),
+    hand: Array.from(document.querySelectorAll("#panel .hand .card")).map(c => c.className),
+    versions: [document.querySelector("#board").dataset.version,
+               document.querySelector("#panel").dataset.version],
+    move: document.getElementById("table-page").dataset.move || "",
+})"""
+
+
 def test_a_whole_round_can_be_played_with_the_keyboard_alone(new_page, server_url):
     page = _table_with_robot(new_page, server_url)
     while True:
@@ -57,7 +68,7 @@ def test_a_whole_round_can_be_played_with_the_keyboard_alone(new_page, server_ur
             for _ in range(index):
                 page.keyboard.press("ArrowRight")
             focused = page.evaluate("document.activeElement.hasAttribute('data-playable')")
-            assert focused
+            assert focused, page.evaluate(FOCUS_REPORT, index)
             page.keyboard.press("Enter")  # choose
             page.keyboard.press("Enter")  # play (or open the suit dialog)
             if page.locator("dialog.suit-dialog[open]").count():
