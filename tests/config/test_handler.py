@@ -20,7 +20,9 @@ async def get(handler: OneCrossingASGIHandler, path: str) -> tuple[int, bytes]:
     incoming = [{"type": "http.request", "body": b""}]
 
     async def receive() -> dict:
-        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+        if incoming:
+            return incoming.pop(0)
+        await asyncio.Event().wait()  # as a server: nothing more until the client leaves
 
     async def send(message: dict) -> None:
         sent.append(message)
