@@ -51,15 +51,14 @@
     return (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
   }
 
-  // A request sent again after a CSRF renewal asks no question (hx-confirm) a second time.
+  // A request sent again after a CSRF renewal asks no question (hx-confirm) a second time,
+  // and if it is refused again (cookies blocked, say) that is told, not renewed once more:
+  // one renewal per action, whatever else the page sends meanwhile.
   const retried = new WeakSet();
-  // At most one renewal in a while: a second failure right after it is told, not retried.
-  let lastRenewal = 0;
 
   function csrfRenewThenRetry(detail) {
     const config = detail.requestConfig;
     const elt = source(detail);
-    lastRenewal = Date.now();
     fetch("/csrf/", { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) {
         if (!response.ok) throw new Error(String(response.status));
@@ -107,7 +106,7 @@
     const detail = event.detail;
     const xhr = detail.xhr;
     if (!xhr || xhr.status < 400) return;
-    if (xhr.getResponseHeader("X-Csrf-Failed") && Date.now() - lastRenewal > 10000) {
+    if (xhr.getResponseHeader("X-Csrf-Failed") && !retried.has(source(detail))) {
       detail.shouldSwap = false;
       detail.isError = false;
       csrfRenewThenRetry(detail);

@@ -180,8 +180,11 @@
   }
 
   // Refused: the guess goes back where it came from and the page is as it was; then it asks
-  // for the table as it is now (only a newer version replaces what it shows).
-  function rollBack(move) {
+  // for the table as it is now (only a newer version replaces what it shows). Not after a
+  // CSRF refusal: nothing happened, answers.js renews the token and sends the move again, and
+  // a page fetched meanwhile would set a CSRF cookie of its own, one the renewed token does
+  // not match (a browser without the cookie is given a new one by every page it asks for).
+  function rollBack(move, askTable) {
     const card = move.card;
     const ghostEl = move.ghost;
     const home = card && card.isConnected ? card.getBoundingClientRect()
@@ -193,7 +196,7 @@
     const back = ghostEl && home && !reduceMotion.matches ? fly(ghostEl, home, BACK) : null;
     if (back) back.onfinish = done; else done();
     finish(move);
-    catchUp();
+    if (askTable) catchUp();
   }
 
   function catchUp() {
@@ -225,7 +228,8 @@
     detail.xhr.addEventListener("loadend", function () {
       if (pending !== move) return; // settled already, by the answer's fragments or a push
       const xhr = move.xhr;
-      if (xhr.status >= 200 && xhr.status < 300) settle(move); else rollBack(move);
+      if (xhr.status >= 200 && xhr.status < 300) settle(move);
+      else rollBack(move, !xhr.getResponseHeader("X-Csrf-Failed"));
     });
   });
 

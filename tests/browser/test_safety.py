@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.helpers import (
     at_rest,
@@ -54,9 +54,7 @@ def _page_stays(page: Page) -> None:
     assert "Server Error" not in page.content() and "Page not found" not in page.content()
 
 
-def test_a_new_invitation_leaves_every_seated_page_working_without_a_reload(
-    new_page, server_url
-):
+def test_a_new_invitation_leaves_every_seated_page_working_without_a_reload(new_page, server_url):
     host, guest, old = _two_players(new_page, server_url)
     host.click("text=EMPEZAR LA PARTIDA")
     expect(guest.locator("#panel .hand .card")).to_have_count(7)
@@ -156,6 +154,35 @@ def test_a_page_whose_csrf_token_went_stale_recovers_by_itself(new_page, server_
     host.context.clear_cookies(name="csrftoken")
     host.click("text=AGREGAR ROBOT")  # a table action too, sent again with the new token
     expect(host.locator("#board .badge")).to_contain_text("Robot")
+
+
+def test_a_page_answer_that_lands_after_a_csrf_renewal_leaves_the_next_action_working(
+    new_page, server_url
+):
+    # A browser without the CSRF cookie is given a new one by every page it asks for. Had a
+    # refused action also asked for the table anew, that page's cookie could land after the
+    # renewed token and leave the page with a token its cookie does not match: the action
+    # after it was told "recárgala". Here any such page is held until the retry is through,
+    # then sent as it was asked for (without the cookie the renewal brought).
+    host, _, _ = _two_players(new_page, server_url)
+    held = []
+
+    def hold(route: Route) -> None:
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        held.append((route, route.request.all_headers()))
+
+    host.route(host.url, hold)
+    host.context.clear_cookies(name="csrftoken")
+    host.click("text=AGREGAR ROBOT")
+    expect(host.locator("#board .badge")).to_have_count(1)
+    for route, headers in held:  # its answer, and its cookie, in before the next action
+        with host.expect_response(lambda response, asked=route.request: response.request == asked):
+            route.fulfill(response=route.fetch(headers=headers))
+    host.click("text=AGREGAR ROBOT")
+    expect(host.locator("#board .badge")).to_have_count(2)
+    expect(host.locator("#notice .notice")).to_have_count(0)
 
 
 def test_a_stale_csrf_retry_goes_out_even_if_a_push_replaced_the_form_meanwhile(
