@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import (
@@ -77,6 +78,33 @@ def test_a_spectator_who_opens_the_link_mid_round_sees_the_moves_but_no_hand(
     )
     expect(spectator.locator("#panel .hand")).to_have_count(0)
     expect(spectator.locator("[data-card]")).to_have_count(1)
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 1280, "height": 800}, {"width": 820, "height": 1180}, PHONE],
+    ids=["laptop", "tablet-upright", "phone"],
+)
+def test_a_spectator_sees_the_pile_and_its_news_in_the_middle_of_the_free_height(
+    new_page, server_url, viewport
+):
+    # A spectator has no hand: the pile and the news fill the band between the seats and the
+    # panel's "Estás mirando", in its middle, instead of leaving the felt below them empty.
+    _, _, url = _start_with_guest_and_robot(new_page, server_url)
+    spectator = new_page(viewport)
+    spectator.goto(url)
+    expect(spectator.locator("#panel")).to_contain_text("Estás mirando")
+    seats, pile, news, panel = (
+        spectator.locator(selector).evaluate_all(BOXES)[0]
+        for selector in ("#board .players", "#board .center", "#board .status-line", "#panel")
+    )
+    height = spectator.evaluate("innerHeight")
+    assert height - panel[3] <= 0.1 * height, (viewport, panel)  # no empty felt below it
+    shown_top, shown_bottom = min(pile[1], news[1]), max(pile[3], news[3])
+    free_above, free_below = shown_top - seats[3], panel[1] - shown_bottom
+    assert abs(free_above - free_below) <= 0.1 * (panel[1] - seats[3]), (
+        viewport, free_above, free_below
+    )
 
 
 def test_a_player_who_reloads_mid_round_finds_the_same_hand(new_page, server_url):
