@@ -31,7 +31,8 @@ page closes and reopens at once (a restart, a deploy). `--pages 2,6,10` runs onc
 of pages a table and prints server CPU per move for each; `--code DIR` (repeated) serves from
 other checkouts too, alternating, with the ratio of the first to the second. `--churn N`:
 tables come and go, N waves of --tables tables each set up, opened, played (--churn-moves)
-and closed for good; the server's RSS after the first wave and after the last. The benchmark
+and closed for good; the server's RSS after the first wave and after the last, and what each
+table still adds once the process is warm (over the last half of the waves). The benchmark
 and the servers it starts get as many open files as the hard limit allows.
 
 Printed per run: server RSS, moves/s, POST p50/p99, move -> every viewer updated p50/p99
@@ -822,7 +823,7 @@ class Bench:
             for _ in range(args.churn_moves):
                 await self.step(table)
 
-        first, traced = 0.0, None
+        first, traced, waves = 0.0, None, []
         began = time.monotonic()
         for wave in range(args.churn):
             base = wave * args.tables
@@ -832,6 +833,7 @@ class Bench:
             await self.close_all()
             await asyncio.sleep(2)  # the server lets the closed sockets go
             rss = self.server_rss()
+            waves.append(rss)
             if not first:
                 first, traced = rss, await self.memory_snapshot()
             print(f"churn wave {wave + 1}: {args.tables} tables, {len(self.pages())} pages "
@@ -843,6 +845,11 @@ class Bench:
         print(f"churn: {args.churn * args.tables} tables in all; server RSS after the first "
               f"wave {first:.0f} MB, after the last {self.rss_end:.0f} MB "
               f"({(self.rss_end / first - 1) * 100:+.1f}%)")
+        if len(waves) >= 4:  # a warm process: what each further table still adds, if anything
+            half = len(waves) // 2
+            per_table = (waves[-1] - waves[half - 1]) / ((len(waves) - half) * args.tables)
+            print(f"churn: over the last {len(waves) - half} waves (warm), "
+                  f"{per_table * 100:+.2f} MB per 100 tables that came and went")
 
     async def memory_snapshot(self) -> Path | None:
         """A tracemalloc snapshot of web process 0 (--tracemalloc), written on SIGUSR1."""
