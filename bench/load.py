@@ -823,7 +823,7 @@ class Bench:
             for _ in range(args.churn_moves):
                 await self.step(table)
 
-        first, traced, waves = 0.0, None, []
+        traced, waves = None, []  # the server's RSS after each wave
         began = time.monotonic()
         for wave in range(args.churn):
             base = wave * args.tables
@@ -834,11 +834,12 @@ class Bench:
             await asyncio.sleep(2)  # the server lets the closed sockets go
             rss = self.server_rss()
             waves.append(rss)
-            if not first:
-                first, traced = rss, await self.memory_snapshot()
+            if len(waves) == 1:
+                traced = await self.memory_snapshot()
             print(f"churn wave {wave + 1}: {args.tables} tables, {len(self.pages())} pages "
                   f"opened and closed, {len(self.moves)} moves so far; server RSS {rss:.0f} MB "
                   f"({time.monotonic() - began:.0f} s)")
+        first = waves[0]
         self.rss_start, self.rss_end = first, self.server_rss()
         gone = (args.churn - 1) * args.tables * (args.spectators + 2)
         self.memory_report(traced, await self.memory_snapshot(), max(gone, 1))

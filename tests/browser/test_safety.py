@@ -54,7 +54,9 @@ def _page_stays(page: Page) -> None:
     assert "Server Error" not in page.content() and "Page not found" not in page.content()
 
 
-def test_a_new_invitation_leaves_every_seated_page_working_without_a_reload(new_page, server_url):
+def test_a_new_invitation_leaves_every_seated_page_working_without_a_reload(
+    new_page, server_url
+):
     host, guest, old = _two_players(new_page, server_url)
     host.click("text=EMPEZAR LA PARTIDA")
     expect(guest.locator("#panel .hand .card")).to_have_count(7)
