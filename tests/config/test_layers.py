@@ -27,7 +27,7 @@ def test_the_expiry_scan_runs_at_most_once_a_second_and_still_expires(monkeypatc
     monkeypatch.setattr(layers.time, "monotonic", lambda: now[0])
     scans = []
     monkeypatch.setattr(
-        layers.ChannelsInMemoryChannelLayer, "_clean_expired", lambda self: scans.append(now[0])
+        layers.InMemoryChannelLayer, "_scan_expired", lambda self: scans.append(now[0])
     )
 
     async def scenario():

@@ -80,6 +80,7 @@ def test_a_sockets_first_ping_moves_to_a_random_point_of_its_first_interval_once
 def test_a_full_collection_comes_once_the_closed_sockets_are_half_the_open_ones(monkeypatch):
     collections: list[int] = []
     monkeypatch.setattr("config.serve.gc.collect", lambda: collections.append(1))
+    monkeypatch.setattr("daphne.server.reactor", SimpleNamespace(callLater=lambda *_: None))
     sockets = [Socket(0.0) for _ in range(2000)]
     requests = [Request() for _ in range(1500)]
     server = server_with(sockets + requests)
@@ -88,11 +89,16 @@ def test_a_full_collection_comes_once_the_closed_sockets_are_half_the_open_ones(
         server.protocol_disconnected(request)
     for socket in sockets[:1749]:
         server.protocol_disconnected(socket)
+    server.application_checker()
     assert collections == []
     server.protocol_disconnected(sockets[1749])  # (3,500 connections: 1,750 is half)
-    assert collections == [1]
+    assert collections == []  # daphne still holds them: a pass now would free none of them
+    server.application_checker()  # daphne lets the closed ones go...
+    assert collections == [1]  # ...and the pass comes after
+    assert len(server.connections) == 250
     for socket in sockets[1750:]:
         server.protocol_disconnected(socket)
+    server.application_checker()
     assert collections == [1]
 
 
