@@ -3,11 +3,16 @@ spread over an interval, and full garbage collections paced by the sockets that 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from config.serve import SpreadServer
+
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 class Socket:
@@ -118,3 +123,32 @@ def test_a_posts_media_type_is_read_without_the_email_parser_and_as_twisted_read
         message = EmailMessage()
         message["content-type"] = header.decode("charmap")
         assert _media_type(header) == message.get_content_type().encode("charmap")
+
+
+
+ARENAS = """
+import ctypes, sys, threading
+if sys.argv[1] == "one":
+    from config.serve import _one_malloc_arena
+    _one_malloc_arena()
+def work():
+    kept = [bytearray(50_000) for _ in range(20)]  # (from malloc: larger than Python's pools
+    # take, smaller than what malloc maps on its own)
+threads = [threading.Thread(target=work) for _ in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+ctypes.CDLL(None).malloc_stats()  # one "Arena N:" paragraph per arena, on standard error
+"""
+
+
+def test_the_servers_threads_share_one_malloc_arena():
+    def arenas(setting: str) -> int:
+        run = subprocess.run(
+            [sys.executable, "-c", ARENAS, setting], cwd=ROOT, capture_output=True, text=True,
+            check=True,
+        )
+        return run.stderr.count("Arena ")
+
+    assert arenas("one") == 1 < arenas("default")  # (glibc: a thread gets an arena of its own)
