@@ -20,8 +20,8 @@ django_asgi_app = OneCrossingASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.http.cookie import parse_cookie  # noqa: E402
 
 from tables.publish import server_loop_bind  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
@@ -36,9 +36,6 @@ class SocketSession:
     socket before the consumer could accept it: when every page reconnected at once (a
     restart), thousands of handshakes queued there behind the consumers' reads and timed out.
     Making it touches no database whatever the engine (Django's sessions load lazily).
-
-    It reads the session's cookie from the headers itself: Channels' CookieMiddleware kept a
-    copy of the scope and a dict of every cookie for each open page, for the one cookie read.
     """
 
     def __init__(self, inner) -> None:
@@ -46,22 +43,16 @@ class SocketSession:
         self.store = import_module(settings.SESSION_ENGINE).SessionStore
 
     async def __call__(self, scope, receive, send):
-        key = _cookie(scope, settings.SESSION_COOKIE_NAME)
+        key = scope["cookies"].get(settings.SESSION_COOKIE_NAME)
         return await self.inner({**scope, "session": self.store(key)}, receive, send)
-
-
-def _cookie(scope, name: str) -> str | None:
-    """The cookie `name` of the connection's request, as Django reads it (`request.COOKIES`)."""
-    for header, value in scope["headers"]:
-        if header == b"cookie":
-            return parse_cookie(value.decode("latin1")).get(name)
-    return None
 
 
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(SocketSession(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(
+            CookieMiddleware(SocketSession(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )
 
