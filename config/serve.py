@@ -33,7 +33,8 @@ the others: with tables coming and going (`bench/load.py --churn 10 --tables 60
 hundred tables once it was warm; with one arena, 8-9 %, and 0-3 MB. The threads run Python
 under one lock, so they seldom allocate at the same moment, and a move's CPU is the same.
 
-And a post's Content-Type is read by splitting it, not by Twisted's email parser (`_media_type`).
+And a post's Content-Type is read by splitting it, not by Twisted's email parser (`_media_type`),
+and Twisted writes no log line of its own for each request (`_no_twisted_log_line`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ import sys
 import weakref
 from functools import partial
 
+import daphne.http_protocol
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
 from twisted.internet import reactor
@@ -134,6 +136,14 @@ def _media_type(content_type: bytes) -> bytes:
 
 
 http._parseContentType = _media_type
+
+
+def _no_twisted_log_line(factory, request) -> None:
+    """Twisted's HTTP factory formats a log line for every request and writes it to Twisted's
+    log, which daphne sends nowhere (its access log is its own, `--access-log`)."""
+
+
+daphne.http_protocol.HTTPFactory.log = _no_twisted_log_line
 
 
 class SpreadCommandLineInterface(CommandLineInterface):

@@ -24,7 +24,7 @@ from tables.dispatch import table_changed
 from tables.errors import TableError
 from tables.identity import seat_by_secret
 from tables.models import Seat, Table, TableEvent
-from tables.prepared import Prepared
+from tables.prepared import Prepared, insert_rows, update_fields
 from tables.snapshot import AppliedChange, TableSnapshot
 
 NAME_MAX = 24
@@ -86,11 +86,12 @@ def changing(table_id: int) -> Iterator[Change]:
         table.version += 1
         # Only what the change changed is written (a move: the round, the version, the times).
         now = _field_values(table)
-        table.save(update_fields=[name for name, value in now.items() if value != before[name]])
-        events = TableEvent.objects.bulk_create(
+        update_fields(table, [name for name, value in now.items() if value != before[name]])
+        logged = [
             TableEvent(table=table, version=table.version, kind=kind, seat=seat, data=data)
             for kind, seat, data in change.events
-        )
+        ]
+        events = insert_rows(logged)
         # The turn just passed to a person: they may need an alert (one per turn).
         turn_passed_to = turn_after[1] if turn_after != turn_before else None
         table_changed(

@@ -1,4 +1,5 @@
-"""The reads every move makes, with their SQL compiled once (`Prepared`).
+"""The reads and writes every move makes, with their SQL written once (`Prepared`,
+`update_fields`, `insert_rows`).
 
 Each post of a move reads the table its link names, then the table again under its lock, then
 its seats. Django spends about 0.2 ms building and compiling a queryset's SQL and 0.03 ms
@@ -6,16 +7,23 @@ running it (SQLite, measured): compiling was most of a move's reads. A `Prepared
 written as the queryset it stands for and compiled the first time it runs on a database; from
 then on its SQL runs with the new value and its rows become models as the queryset makes them
 (the same converters, and the columns it leaves out deferred).
+
+A move then writes the table's changed columns and appends its event: `save(update_fields=)`
+took 0.14 ms and `bulk_create` of one event 0.09 ms, against 0.04 and 0.02 ms for the same
+statements run directly (SQLite, measured). `update_fields` and `insert_rows` write their
+statement once per model and set of columns and prepare each value as Django does
+(`pre_save`, `get_db_prep_save`). They send no `pre_save`/`post_save` signals: nothing in this
+project listens to them for the models written this way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db import DatabaseError, connections
+from django.db.models import AutoField, Field, Model, QuerySet
 
 
 @dataclass(frozen=True)
@@ -72,3 +80,82 @@ class Prepared:
             ],
         )
         return compiled
+
+
+_updates: dict[tuple, tuple[str, list[Field]]] = {}
+_inserts: dict[tuple, tuple[str, list[Field]]] = {}
+
+
+def update_fields(instance: Model, names: Sequence[str], *, using: str = "default") -> None:
+    """`instance.save(update_fields=names)` (of a saved instance), without the signals."""
+    connection = connections[using]
+    model = type(instance)
+    key = (model, tuple(names), using, connection.vendor)
+    statement = _updates.get(key) or _updates.setdefault(key, _update_sql(model, names, using))
+    sql, fields = statement
+    params = [_db_value(field, field.pre_save(instance, False), using) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, instance.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"{model.__name__} {instance.pk} was not updated")
+
+
+def insert_rows(instances: Sequence[Model], *, using: str = "default") -> list[Model]:
+    """`Model.objects.bulk_create(instances)` of one model, each row's id set on its instance:
+    one statement per row, the few a change logs."""
+    connection = connections[using]
+    if not instances:
+        return []
+    model = type(instances[0])
+    if not connection.features.can_return_columns_from_insert:
+        return model._base_manager.using(using).bulk_create(instances)
+    key = (model, using, connection.vendor)
+    statement = _inserts.get(key) or _inserts.setdefault(key, _insert_sql(model, using))
+    sql, fields = statement
+    with connection.cursor() as cursor:
+        for instance in instances:
+            if type(instance) is not model:
+                raise TypeError("insert_rows writes the rows of one model")
+            params = [_db_value(field, field.pre_save(instance, True), using) for field in fields]
+            cursor.execute(sql, params)
+            (instance.pk,) = connection.ops.fetch_returned_insert_columns(cursor, ())
+            instance._state.adding = False
+            instance._state.db = using
+    return list(instances)
+
+
+def _db_value(field: Field, value: Any, using: str) -> Any:
+    if hasattr(value, "resolve_expression") or hasattr(value, "prepare_database_save"):
+        raise TypeError(f"{field.name}: a value, not an expression or a model")
+    return field.get_db_prep_save(value, connection=connections[using])
+
+
+def _plain(field: Field) -> Field:
+    if hasattr(field, "get_placeholder"):
+        raise ValueError(f"{field.name} needs its own SQL placeholder")
+    return field
+
+
+def _update_sql(model: type[Model], names: Sequence[str], using: str) -> tuple[str, list[Field]]:
+    quote = connections[using].ops.quote_name
+    meta = model._meta
+    fields = [_plain(meta.get_field(name)) for name in names]
+    if any(field.primary_key or not field.concrete for field in fields):
+        raise ValueError("update_fields writes a model's own columns, not its id")
+    columns = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    where = f"{quote(meta.pk.column)} = %s"
+    return f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {where}", fields
+
+
+def _insert_sql(model: type[Model], using: str) -> tuple[str, list[Field]]:
+    connection = connections[using]
+    quote = connection.ops.quote_name
+    meta = model._meta
+    if not isinstance(meta.pk, AutoField):
+        raise ValueError("insert_rows writes rows whose id the database gives")
+    fields = [_plain(field) for field in meta.concrete_fields if not field.primary_key]
+    columns = ", ".join(quote(field.column) for field in fields)
+    values = ", ".join(["%s"] * len(fields))
+    returning, _ = connection.ops.return_insert_columns([meta.pk])
+    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({values}) {returning}"
+    return sql, fields

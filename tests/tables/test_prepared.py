@@ -1,12 +1,15 @@
-"""`tables.prepared`: the reads of every move, compiled once and run like their querysets."""
+"""`tables.prepared`: the reads and writes of every move, their SQL written once, and run like
+the querysets and saves they stand for."""
 
 from __future__ import annotations
 
 import pytest
-from django.db.models import Q
+from django.db import DatabaseError
+from django.db.models import F, Q
 
-from tables.models import Seat, Table
-from tables.prepared import Prepared
+from tables import clock
+from tables.models import Seat, Table, TableEvent
+from tables.prepared import Prepared, insert_rows, update_fields
 
 from .helpers import lobby, started
 
@@ -64,3 +67,60 @@ def test_a_query_with_a_value_of_its_own_is_refused():
 
     with pytest.raises(ValueError):
         list(prepared(table.pk))
+
+
+def test_updating_fields_writes_what_save_writes_none_and_json_and_times_included():
+    table, _ = started("Ana", "Beto")
+    other, _ = started("Caro", "Dani")
+    before = fields(Table.objects.get(pk=other.pk))
+    for deadline in (clock.now(), None):  # a value, then NULL: the same statement serves both
+        table.turn_deadline, table.version = deadline, table.version + 1
+        table.round_state = {**table.round_state, "turn": 1}
+        updated_before = table.updated_at
+
+        update_fields(table, ["turn_deadline", "version", "round_state", "updated_at"])
+
+        stored = Table.objects.get(pk=table.pk)
+        assert fields(stored) == fields(table)  # every field as the instance has it
+        assert stored.turn_deadline == deadline and stored.round_state["turn"] == 1
+        assert stored.updated_at > updated_before  # auto_now, as save() sets it
+    assert fields(Table.objects.get(pk=other.pk)) == before  # only its own row
+
+
+def test_updating_fields_of_a_row_that_is_gone_or_with_an_expression_is_refused():
+    table, _ = lobby("Ana", "Beto")
+    gone = Table.objects.get(pk=table.pk)
+    Table.objects.filter(pk=table.pk).delete()
+    with pytest.raises(DatabaseError):
+        update_fields(gone, ["version"])
+
+    kept, _ = lobby("Caro", "Dani")
+    kept.version = F("version") + 1
+    with pytest.raises(TypeError):
+        update_fields(kept, ["version"])
+    with pytest.raises(ValueError):
+        update_fields(kept, ["id"])
+
+
+def test_inserted_rows_get_their_ids_and_read_back_as_bulk_create_writes_them():
+    table, _ = started("Ana", "Beto")
+    rows = [
+        TableEvent(table=table, version=90, kind="move", seat=0, data={"move": "5H", "events": []}),
+        TableEvent(table=table, version=90, kind="round_over", seat=None, data={"points": {}}),
+    ]
+    twins = [
+        TableEvent(table=table, version=91, kind=row.kind, seat=row.seat, data=row.data)
+        for row in rows
+    ]
+
+    inserted = insert_rows(rows)
+    TableEvent.objects.bulk_create(twins)
+
+    assert inserted == rows and all(row.pk and not row._state.adding for row in rows)
+    assert rows[0].pk < rows[1].pk  # in order, as a change logs them
+    for row, twin in zip(rows, twins, strict=True):
+        stored = TableEvent.objects.get(pk=row.pk)
+        assert fields(stored) == fields(row)
+        assert (stored.kind, stored.seat, stored.data) == (twin.kind, twin.seat, twin.data)
+        assert stored.created_at is not None
+    assert insert_rows([]) == []
