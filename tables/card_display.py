@@ -11,14 +11,17 @@ import ocholoco
 SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
-def hand_grid(count: int) -> tuple[int, int, int, int]:
-    """How a hand is laid out: (columns, rows) on a phone, then (columns, rows) on a wider
-    screen. One row while it fits, then two; a phone takes a third row past 14 cards so that
-    no card gets too small to tap."""
+def hand_grid(count: int) -> str:
+    """How a hand is laid out, as the hand's classes: columns and rows on a phone, then on a
+    wider screen ("cols-7 rows-1 wide-cols-7 wide-rows-1"). One row while it fits, then two; a
+    phone takes a third row past 14 cards so that no card gets too small to tap."""
     count = max(count, 1)
     narrow_rows = 1 if count <= 7 else 2 if count <= 14 else 3
     wide_rows = 1 if count <= 10 else 2 if count <= 24 else 3
-    return -(-count // narrow_rows), narrow_rows, -(-count // wide_rows), wide_rows
+    return (
+        f"cols-{-(-count // narrow_rows)} rows-{narrow_rows}"
+        f" wide-cols-{-(-count // wide_rows)} wide-rows-{wide_rows}"
+    )
 
 
 def card_info(card: ocholoco.Card, label: str | None = None) -> dict[str, str]:

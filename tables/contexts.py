@@ -52,7 +52,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
             count = public.hand_sizes[player]
             entry.update(
                 count=count,
-                fan=range(min(count, 12)),
+                fan=min(count, 12),  # the backs drawn beside the name
                 is_turn=in_play and public.turn == player,
                 score=match.totals[player] if match else 0,
             )
@@ -174,6 +174,7 @@ def panel_context(
     table = snapshot.table
     context: dict[str, Any] = {
         "table": table,
+        "status": table.status,
         "version": table.version,
         "seat": seat,
         "invitation_url": snapshot.invitation_url,

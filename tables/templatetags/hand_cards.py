@@ -1,8 +1,10 @@
-"""`{% hand_card c %}`: one card of a player's hand, as the `hand_card` partial renders it.
+"""Cards as the table's partials render them, each distinct one rendered once and kept:
+`{% hand_cards hand %}` (a player's hand, each card the `hand_card` partial), `{% face_card c %}`
+(a face-up card, the `card` partial) and `{% card_backs n %}` (n backs, the `backs` partial).
 
-A hand's cards are most of a panel's rendering, and every move renders a panel for each
-seat; yet a card's markup depends only on the card and what it can do now (playable, its
-move, why not), which repeat across moves, seats and tables. So each distinct card is
+A hand's cards are most of a panel's rendering, and every move renders the board and a panel
+for each seat; yet a card's markup depends only on the card and what it can do now (playable,
+its move, why not), which repeat across moves, seats and tables. So each distinct card is
 rendered by the template once and kept.
 """
 
@@ -19,11 +21,29 @@ _rendered: dict[tuple, SafeString] = {}
 
 
 @register.simple_tag
+def hand_cards(hand: list[dict[str, Any]]) -> SafeString:
+    return SafeString("".join(hand_card(card) for card in hand))
+
+
 def hand_card(card: dict[str, Any]) -> SafeString:
-    key = _key(card)
+    return _kept("hand_card", _key(card), {"c": card})
+
+
+@register.simple_tag
+def face_card(card: dict[str, Any]) -> SafeString:
+    return _kept("card", _key(card), {"c": card})
+
+
+@register.simple_tag
+def card_backs(count: int) -> SafeString:
+    return _kept("backs", (count,), {"backs": range(count)})
+
+
+def _kept(partial: str, key: tuple, context: dict[str, Any]) -> SafeString:
+    key = (partial, *key)
     html = _rendered.get(key)
     if html is None:
-        html = render_to_string("tables/table.html#hand_card", {"c": card})
+        html = render_to_string(f"tables/table.html#{partial}", context)
         if len(_rendered) >= KEEP:
             _rendered.clear()
         _rendered[key] = html

@@ -1,11 +1,12 @@
-"""A hand's card buttons are rendered once per distinct card state and kept: what is kept must
-be exactly what the template renders for that state, never another state's markup."""
+"""A hand's card buttons, face-up cards and card backs are rendered once per distinct card
+state and kept: what is kept must be exactly what the template renders for that state, never
+another state's markup."""
 
 from django.template.loader import render_to_string
 
 import ocholoco
 from tables.card_display import card_info, suit_info
-from tables.templatetags.hand_cards import hand_card
+from tables.templatetags.hand_cards import card_backs, face_card, hand_card, hand_cards
 
 
 def _card(code: str, **state) -> dict:
@@ -16,8 +17,8 @@ def _card(code: str, **state) -> dict:
     return info
 
 
-def _template(card: dict) -> str:
-    return render_to_string("tables/table.html#hand_card", {"c": card})
+def _template(card: dict, partial: str = "hand_card") -> str:
+    return render_to_string(f"tables/table.html#{partial}", {"c": card})
 
 
 def test_each_state_of_a_card_gets_its_own_markup_and_the_templates_own():
@@ -40,3 +41,19 @@ def test_each_state_of_a_card_gets_its_own_markup_and_the_templates_own():
     assert 'data-why="No es del palo' in hand_card(states[1])
     assert 'value="7H"' in hand_card(states[2])
     assert hand_card(states[3]).count('name="move"') == 4
+    assert hand_cards(states) == "".join(_template(card) for card in states)
+
+
+def test_face_up_cards_and_backs_are_the_templates_own_each_kept_apart():
+    cards = [card_info(ocholoco.Card(code[:-1], code[-1]), code) for code in ("7H", "8S", "QD")]
+    cards.append(card_info(ocholoco.JOKER, "★"))
+    for _ in range(2):  # the second time from what was kept
+        for card in cards:
+            assert face_card(card) == _template(card, "card")
+        for count in (0, 1, 7, 12):
+            assert card_backs(count) == render_to_string(
+                "tables/table.html#backs", {"backs": range(count)}
+            )
+    assert len({face_card(card) for card in cards}) == len(cards)
+    assert card_backs(7).count('class="card back"') == 7 and card_backs(0) == ""
+    assert 'data-card="QD"' in face_card(cards[2]) and 'aria-label="comodín"' in face_card(cards[3])
