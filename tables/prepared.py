@@ -88,6 +88,8 @@ _inserts: dict[tuple, tuple[str, list[Field]]] = {}
 
 def update_fields(instance: Model, names: Sequence[str], *, using: str = "default") -> None:
     """`instance.save(update_fields=names)` (of a saved instance), without the signals."""
+    if not names:
+        return  # as save(update_fields=[]): nothing to write
     connection = connections[using]
     model = type(instance)
     key = (model, tuple(names), using, connection.vendor)

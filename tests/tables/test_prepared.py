@@ -100,6 +100,7 @@ def test_updating_fields_of_a_row_that_is_gone_or_with_an_expression_is_refused(
         update_fields(kept, ["version"])
     with pytest.raises(ValueError):
         update_fields(kept, ["id"])
+    update_fields(kept, [])  # as save(update_fields=[]): nothing written, nothing refused
 
 
 def test_inserted_rows_get_their_ids_and_read_back_as_bulk_create_writes_them():
