@@ -110,7 +110,7 @@ def insert_rows(instances: Sequence[Model], *, using: str = "default") -> list[M
         return []
     model = type(instances[0])
     if not connection.features.can_return_columns_from_insert:
-        return model._base_manager.using(using).bulk_create(instances)
+        raise DatabaseError("insert_rows needs INSERT ... RETURNING (SQLite 3.35+, PostgreSQL)")
     key = (model, using, connection.vendor)
     statement = _inserts.get(key) or _inserts.setdefault(key, _insert_sql(model, using))
     sql, fields = statement

@@ -125,3 +125,18 @@ def test_inserted_rows_get_their_ids_and_read_back_as_bulk_create_writes_them():
         assert (stored.kind, stored.seat, stored.data) == (twin.kind, twin.seat, twin.data)
         assert stored.created_at is not None
     assert insert_rows([]) == []
+
+
+def test_a_database_that_returns_no_ids_from_an_insert_is_refused_and_nothing_written(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    from django.db import connection
+
+    table, _ = started("Ana", "Beto")
+    logged = TableEvent.objects.filter(table=table).count()
+    monkeypatch.setattr(connection.features, "can_return_columns_from_insert", False)
+    rows = [TableEvent(table=table, version=92, kind="move", seat=1, data={"move": "draw"})]
+
+    with pytest.raises(DatabaseError):
+        insert_rows(rows)
+    assert rows[0].pk is None and TableEvent.objects.filter(table=table).count() == logged
