@@ -33,6 +33,13 @@ the others: with tables coming and going (`bench/load.py --churn 10 --tables 60
 hundred tables once it was warm; with one arena, 8-9 %, and 0-3 MB. The threads run Python
 under one lock, so they seldom allocate at the same moment, and a move's CPU is the same.
 
+A connection with nothing waiting to go out sends what it writes at once (`_write_now`), as
+asyncio's transports do; Twisted only buffered it and asked the event loop to say when the
+socket could take it: for every frame pushed to a page, a writer registered, a pass of the loop
+and the writer unregistered, where one `send` does. What the socket does not take waits in
+Twisted's buffer as before. Server CPU per move, 20 tables of 6 pages: 9.9 / 9.7 / 9.5 ms
+before, 9.2 / 9.4 / 8.9 after (`bench/load.py --code`, alternating).
+
 And a post's Content-Type is read by splitting it, not by Twisted's email parser (`_media_type`),
 and Twisted writes no log line of its own for each request (`_no_twisted_log_line`).
 """
@@ -51,7 +58,7 @@ from functools import partial
 import daphne.http_protocol
 from daphne.cli import CommandLineInterface
 from daphne.server import Server
-from twisted.internet import reactor
+from twisted.internet import reactor, tcp
 from twisted.web import http
 
 from config.inbox import Inbox
@@ -144,6 +151,43 @@ def _no_twisted_log_line(factory, request) -> None:
 
 
 daphne.http_protocol.HTTPFactory.log = _no_twisted_log_line
+
+
+_buffered_write = tcp.Server.write
+
+
+def _write_now(connection, data: bytes) -> None:
+    """Send at once what a connection with nothing waiting to go out writes, as asyncio's
+    transports do; what the socket does not take waits in Twisted's buffer as before.
+
+    Twisted only buffers a write and asks the event loop to say when the socket can take it:
+    for each frame pushed to a page, a registration, a pass of the loop and an unregistration,
+    where one `send` does."""
+    if (
+        connection.TLS
+        or not connection.connected
+        or connection.disconnecting
+        or connection._writeDisconnected
+        or connection.dataBuffer
+        or connection._tempDataBuffer
+        or (connection.producer is not None and not connection.streamingProducer)
+        or not data
+    ):
+        return _buffered_write(connection, data)
+    sent = connection.writeSomeData(data)
+    if isinstance(sent, int) and sent == len(data):
+        return None
+    # Part of it, none (the socket is full) or an error: the rest goes the usual way (an
+    # error comes back on the next send, and the connection is lost as Twisted loses it).
+    return _buffered_write(connection, data[sent:] if isinstance(sent, int) else data)
+
+
+def _write_sequence_now(connection, iovec) -> None:
+    _write_now(connection, b"".join(iovec))
+
+
+tcp.Server.write = _write_now
+tcp.Server.writeSequence = _write_sequence_now
 
 
 class SpreadCommandLineInterface(CommandLineInterface):

@@ -152,3 +152,80 @@ def test_the_servers_threads_share_one_malloc_arena():
         return run.stderr.count("Arena ")
 
     assert arenas("one") == 1 < arenas("default")  # (glibc: a thread gets an arena of its own)
+
+
+WRITES = """
+import socket, struct, sys
+import config.serve  # noqa: F401 - its patches (and daphne's asyncio reactor)
+from twisted.internet import protocol, reactor
+
+BIG = bytes(range(256)) * 40_000  # 10 MB: more than a socket takes at once
+seen = {}
+
+class Writer(protocol.Protocol):
+    def connectionMade(self):
+        t = self.transport
+        t.write(b"hello ")
+        seen["small went out at once"] = not t.dataBuffer and not t._tempDataBuffer
+        seen["no writer asked for"] = t not in reactor.getWriters()
+        t.writeSequence([b"big ", BIG])
+        seen["the rest waits"] = bool(t.dataBuffer or t._tempDataBuffer)
+        t.write(b" tail")  # behind what waits, in order
+        t.loseConnection()  # once everything is out
+
+factory = protocol.Factory.forProtocol(Writer)
+port = reactor.listenTCP(0, factory, interface="127.0.0.1")
+
+def read():
+    client = socket.create_connection(("127.0.0.1", port.getHost().port))
+    client.setblocking(False)
+    received = bytearray()
+    def pull():
+        try:
+            chunk = client.recv(1 << 20)
+        except BlockingIOError:
+            return reactor.callLater(0.001, pull)
+        if not chunk:
+            seen["arrived whole and in order"] = bytes(received) == b"hello big " + BIG + b" tail"
+            return reactor.stop()
+        received.extend(chunk)
+        reactor.callLater(0, pull)
+    reactor.callLater(0.01, pull)
+
+class LateWriter(protocol.Protocol):
+    # Writes to a peer that has reset the connection: no error, the connection is lost.
+    def connectionMade(self):
+        reactor.callLater(0.2, self.late)
+    def late(self):
+        self.transport.write(b"anyone there?")
+        self.transport.write(b"still?")
+    def connectionLost(self, reason):
+        seen["a write to a peer that left loses the connection"] = True
+
+late_port = reactor.listenTCP(0, protocol.Factory.forProtocol(LateWriter), interface="127.0.0.1")
+
+def leave():
+    client = socket.create_connection(("127.0.0.1", late_port.getHost().port))
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    reactor.callLater(0.05, client.close)  # a reset, not a goodbye
+
+reactor.callWhenRunning(read)
+reactor.callWhenRunning(leave)
+reactor.callLater(30, reactor.stop)
+reactor.run()
+print(sorted(seen.items()))
+"""
+
+
+def test_a_connection_with_nothing_waiting_sends_at_once_and_the_rest_waits_in_order():
+    run = subprocess.run(
+        [sys.executable, "-c", WRITES], cwd=ROOT, capture_output=True, text=True, check=True,
+        timeout=60,
+    )
+    assert run.stdout.strip() == str(sorted({
+        "small went out at once": True,
+        "no writer asked for": True,
+        "the rest waits": True,
+        "arrived whole and in order": True,
+        "a write to a peer that left loses the connection": True,
+    }.items())), run.stderr
