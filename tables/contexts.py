@@ -18,6 +18,9 @@ from tables.narration import names_joined
 from tables.round_history import round_proof
 from tables.snapshot import TableSnapshot
 
+# The robot levels a host may add (value, label): Django builds `choices` anew on every read.
+ROBOT_LEVELS = Seat.Level.choices
+
 
 def target_text(rules: ocholoco.RuleSet, target: int) -> str:
     if rules.scoring == "penalty":
@@ -181,7 +184,7 @@ def panel_context(
         "summary": summary,
         "is_host": seat is not None and seat.number == table.host_seat,
         "free_numbers": [n for n in range(table.seat_count) if n not in snapshot.seats],
-        "levels": Seat.Level.choices,
+        "levels": ROBOT_LEVELS,
         "seated_count": len(snapshot.seats),
         "robots": [s for s in snapshot.seats.values() if s.is_robot],
     }
