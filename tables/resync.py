@@ -18,6 +18,7 @@ import logging
 from typing import Protocol
 
 from channels.db import database_sync_to_async
+from django.db import connection
 
 from tables.models import Table
 from tables.publish import viewer_html
@@ -68,7 +69,17 @@ def unwatch(page: OpenPage) -> bool:
 
 
 def _versions(table_ids: list[int]) -> dict[int, int]:
-    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
+    """Each table's version, in one query whose SQL is written here: building a queryset's SQL
+    for the list cost the look three times what running it does (it runs twice a second)."""
+    quote, meta = connection.ops.quote_name, Table._meta
+    key, version = quote(meta.pk.column), quote(meta.get_field("version").column)
+    sql = (
+        f"SELECT {key}, {version} FROM {quote(meta.db_table)}"
+        f" WHERE {key} IN ({', '.join(['%s'] * len(table_ids))})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, table_ids)
+        return dict(cursor.fetchall())
 
 
 async def _keep_watching() -> None:
