@@ -90,9 +90,11 @@ def publisher_loop_start() -> None:
 
 # --- Worker threads in the web process (the embedded default) ------------------------------
 # They sleep until a task this process enqueued is due (a robot's turn, a second after a move),
-# or IDLE_POLL at most: polling the queue 20 times a second cost a third of a move's CPU.
+# or IDLE_POLL at most, for a task another process put in the queue (a management command):
+# polling the queue 20 times a second cost a third of a move's CPU, and once a second a fifth
+# of what the whole process spent with 120 pages open and nothing moving.
 
-IDLE_POLL = 1.0
+IDLE_POLL = 5.0
 _due: list[float] = []  # when tasks enqueued here become due (time.monotonic), soonest first
 _due_changed = threading.Condition()
 
