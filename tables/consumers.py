@@ -8,22 +8,13 @@ After that the consumer forwards the frames `tables.publish` rendered for its gr
 are. Presence is written in batches (`tables.presence`).
 
 Forwarding is most of what a consumer does (every viewer, every move), so it runs on the event
-loop without a thread hop (measured: a synchronous consumer spent a thread hop per frame), and
-each of its two sources (the socket, the channel) has one reader for as long as the page is
-open (`_dispatch_each`).
+loop without a thread hop (measured: a synchronous consumer spent a thread hop per frame).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import functools
-from collections.abc import Awaitable, Callable
-
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 
 from tables import resync
 from tables.greeting import greet
@@ -44,46 +35,8 @@ def _code_serves(table_id: int, code: str) -> bool:
     return table is not None and table.pk == table_id
 
 
-async def _dispatch_each(
-    sources: list[Callable[[], Awaitable[dict]]], dispatch: Callable[[dict], Awaitable[None]]
-) -> None:
-    """What Channels' `await_many_dispatch` does, a third of its cost per message (measured:
-    18 -> 6 us): every message of every source is dispatched, one at a time, until a dispatch
-    raises (StopConsumer when the socket closes). Channels started a task and an
-    `asyncio.wait` for every message a page received; here each source has one reader task
-    for as long as the consumer lives."""
-    one_at_a_time = asyncio.Lock()
-
-    async def read(source: Callable[[], Awaitable[dict]]) -> None:
-        while True:
-            message = await source()
-            async with one_at_a_time:
-                await dispatch(message)
-
-    readers = [asyncio.ensure_future(read(source)) for source in sources]
-    try:
-        done, _ = await asyncio.wait(readers, return_when=asyncio.FIRST_EXCEPTION)
-        for reader in done:
-            reader.result()  # a reader only ends by raising: raise it here
-    finally:
-        for reader in readers:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
-
-
 class TableConsumer(AsyncWebsocketConsumer):
     groups: list[str]
-
-    async def __call__(self, scope, receive, send) -> None:
-        """Channels' `AsyncConsumer.__call__` (4.3), with `_dispatch_each` for its loop."""
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.channel_name = await self.channel_layer.new_channel()
-        self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-        self.base_send = send
-        with contextlib.suppress(StopConsumer):
-            await _dispatch_each([receive, self.channel_receive], self.dispatch)
 
     async def connect(self) -> None:
         self.groups = []
