@@ -179,7 +179,7 @@ def _write_now(connection, data: bytes) -> None:
         return None
     # Part of it, none (the socket is full) or an error: the rest goes the usual way (an
     # error comes back on the next send, and the connection is lost as Twisted loses it).
-    return _buffered_write(connection, data[sent:] if isinstance(sent, int) else data)
+    return _buffered_write(connection, data[sent:] if isinstance(sent, int) and sent > 0 else data)
 
 
 def _write_sequence_now(connection, iovec) -> None:

@@ -23,3 +23,4 @@ def test_the_look_reads_the_version_of_each_table_asked_for_and_only_those():
         second.pk: 41,
     }
     assert _versions([third.pk]) == {third.pk: Table.objects.get(pk=third.pk).version}
+    assert _versions([]) == {}
