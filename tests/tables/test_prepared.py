@@ -9,7 +9,7 @@ from django.db.models import F, Q
 
 from tables import clock
 from tables.models import Seat, Table, TableEvent
-from tables.prepared import Prepared, insert_rows, update_fields
+from tables.prepared import Prepared, column_by_id, insert_rows, update_fields
 
 from .helpers import lobby, started
 
@@ -140,3 +140,17 @@ def test_a_database_that_returns_no_ids_from_an_insert_is_refused_and_nothing_wr
     with pytest.raises(DatabaseError):
         insert_rows(rows)
     assert rows[0].pk is None and TableEvent.objects.filter(table=table).count() == logged
+
+
+def test_a_column_by_id_is_what_values_list_gives_for_the_rows_asked_for():
+    tables = [started("Ana", "Beto")[0], started("Caro", "Dani")[0], lobby("Eva")[0]]
+    Table.objects.filter(pk=tables[1].pk).update(version=41)
+    asked = [tables[0].pk, tables[1].pk, 10**9]
+
+    assert column_by_id(Table, "version", asked) == dict(
+        Table.objects.filter(pk__in=asked).values_list("pk", "version")
+    ) == {tables[0].pk: Table.objects.get(pk=tables[0].pk).version, tables[1].pk: 41}
+    assert column_by_id(Seat, "number", [s.pk for s in tables[2].seats.all()]) == {
+        s.pk: s.number for s in tables[2].seats.all()
+    }
+    assert column_by_id(Table, "version", []) == {}
