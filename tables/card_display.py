@@ -4,6 +4,7 @@ figures from the card's rank and suit classes and the page's deck class."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import ocholoco
@@ -28,7 +29,12 @@ def card_info(card: ocholoco.Card, label: str | None = None) -> dict[str, str]:
     """What a face-up card shows. `label` tells apart two copies of a card (two decks):
     "10H" and "10H#2" in `data-card`. The markup is the same in every deck design: the
     stylesheet draws the pips and the figures from the card's rank and suit classes and the
-    page's deck class."""
+    page's deck class. A dict of the caller's own, to add to (a hand adds what it can do)."""
+    return dict(_card_info(card, label))
+
+
+@functools.lru_cache(maxsize=512)  # a few dozen cards, in every hand of every move
+def _card_info(card: ocholoco.Card, label: str | None) -> dict[str, str]:
     if card.is_joker:
         return {
             "code": label or str(card), "rank": "★", "suit": "", "symbol": "★",

@@ -51,9 +51,12 @@ def _kept(partial: str, key: tuple, context: dict[str, Any]) -> SafeString:
 
 
 def _key(card: dict[str, Any]) -> tuple:
-    """What the card's markup depends on: its context's strings and booleans, and its suit
-    choices (each one fixed by its move's text)."""
-    return tuple(
-        (name, tuple(m["move"] for m in value) if isinstance(value, list) else value)
-        for name, value in card.items()
+    """What the card's markup depends on: its context's names, then their values (strings and
+    booleans), its suit choices each as its move's text (which fixes the choice)."""
+    return (
+        tuple(card),
+        *(
+            tuple(m["move"] for m in value) if type(value) is list else value
+            for value in card.values()
+        ),
     )

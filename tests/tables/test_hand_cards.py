@@ -57,3 +57,12 @@ def test_face_up_cards_and_backs_are_the_templates_own_each_kept_apart():
     assert len({face_card(card) for card in cards}) == len(cards)
     assert card_backs(7).count('class="card back"') == 7 and card_backs(0) == ""
     assert 'data-card="QD"' in face_card(cards[2]) and 'aria-label="comodín"' in face_card(cards[3])
+
+
+def test_a_face_up_card_is_a_dict_of_the_callers_own():
+    card = ocholoco.Card("7", "H")
+    first = card_info(card, "7H")
+    first.update(playable=True, code="changed")
+    again = card_info(card, "7H")
+    assert again["code"] == "7H" and "playable" not in again
+    assert card_info(card, "7H#2")["code"] == "7H#2"
