@@ -8,8 +8,8 @@ before it ends. Other processes (a `manage.py` command) still meet SQLite's busy
 
 And a statement's placeholders are turned into SQLite's once per statement (`_qmark`):
 Django rewrites every statement's `%s` into `?` with a regular expression as it runs, and for
-the few statements a move runs again and again (the table's row has 30 columns) that was a
-twentieth of the post of a move (measured in instructions).
+the few statements a move runs again and again (the table's row has 30 columns) that was 3% of
+the instructions of a move's post (callgrind).
 """
 
 from __future__ import annotations
