@@ -66,7 +66,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tables.middleware.DatabaseUnavailableMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.csp.CSPMiddleware",  # django-csp's, its usual header built once
     "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
