@@ -1242,7 +1242,7 @@ def main() -> None:
 
 def one_run(args: argparse.Namespace, env: dict[str, str], code: Path) -> float:
     """One run with fresh servers and database; prints its report, returns CPU per move."""
-    with fresh_database() as db_env:
+    with fresh_database(code) as db_env:
         run_env = {**env, **db_env}
         with start_servers(
             args.mode, args.processes, args.workers, run_env, args.profile, code

@@ -52,8 +52,9 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) ->
 
 
 @contextmanager
-def fresh_database() -> Iterator[dict[str, str]]:
-    """Environment variables naming a new, migrated database; dropped afterwards."""
+def fresh_database(code: Path = ROOT) -> Iterator[dict[str, str]]:
+    """Environment variables naming a new database, migrated by checkout `code` (the benches'
+    `--code`); dropped afterwards."""
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith("postgres"):
         import psycopg
@@ -65,7 +66,7 @@ def fresh_database() -> Iterator[dict[str, str]]:
             conn.execute(f'CREATE DATABASE "{name}"')
         env = {"DATABASE_URL": urlunparse(parsed._replace(path=f"/{name}"))}
         try:
-            _migrate(env)
+            _migrate(env, code)
             yield env
         finally:
             with psycopg.connect(admin_url, autocommit=True) as conn:
@@ -73,7 +74,7 @@ def fresh_database() -> Iterator[dict[str, str]]:
     else:
         with tempfile.TemporaryDirectory() as tmp:
             env = {"SQLITE_PATH": str(Path(tmp) / "live.sqlite3")}
-            _migrate(env)
+            _migrate(env, code)
             yield env
 
 
@@ -86,10 +87,10 @@ def _server_env(extra: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def _migrate(extra: dict[str, str]) -> None:
+def _migrate(extra: dict[str, str], code: Path = ROOT) -> None:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT, env=_server_env(extra), check=True, capture_output=True,
+        cwd=code, env=_server_env(extra), check=True, capture_output=True,
     )
 
 
