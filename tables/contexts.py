@@ -28,7 +28,6 @@ def target_text(rules: ocholoco.RuleSet, target: int) -> str:
     return f"se gana con {target} puntos"
 
 
-
 def _move_text(snapshot: TableSnapshot, event: ocholoco.Event) -> str:
     seats, order = snapshot.seats, snapshot.table.match_seats
     return ocholoco.describe_event(event, lambda player: seats[order[player]].name)

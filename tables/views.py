@@ -383,8 +383,6 @@ def robot_remove(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
-
-
 def _posted_move(request: HttpRequest) -> str:
     """The move posted; with "¡Última carta!" ticked, a play says it (notation "5H!")."""
     move = request.POST.get("move", "")
@@ -453,10 +451,6 @@ def move_play(request: HttpRequest, code: str) -> HttpResponse:
     view = time.perf_counter() - started
     response["Server-Timing"] = f"move;dur={move * 1000:.1f}, view;dur={view * 1000:.1f}"
     return response
-
-
-
-
 
 
 @require_POST

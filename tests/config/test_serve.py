@@ -125,7 +125,6 @@ def test_a_posts_media_type_is_read_without_the_email_parser_and_as_twisted_read
         assert _media_type(header) == message.get_content_type().encode("charmap")
 
 
-
 ARENAS = """
 import ctypes, sys, threading
 if sys.argv[1] == "one":
