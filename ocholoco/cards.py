@@ -48,6 +48,9 @@ class Card:
     @staticmethod
     def parse(text: str | Card) -> Card:
         """``"10H"`` (or the label ``"10H#2"``) -> the card; a `Card` is returned as it is."""
+        card = _BY_TEXT.get(text) if type(text) is str else None  # the usual: a card's text
+        if card is not None:
+            return card
         if isinstance(text, Card):
             return text
         try:
