@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the code (ruff, the import contracts) and runs every test. In CI (CI=true) the suite
-# runs on PostgreSQL and Redis (the machine's services), then the non-browser tests again on
-# the embedded default (SQLite, in memory).
+# runs on PostgreSQL and Redis (the machine's services), then the tests that touch a database or
+# a channel layer again on the embedded default (SQLite, in memory): not the browser's, and not
+# the rules' and robots' (tests/engine, tests/bots: pure Python, the same on any database).
 # Elsewhere it runs on whatever DATABASE_URL / REDIS_URL say (SQLite and memory if unset).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +15,9 @@ if [ "${CI:-}" = "true" ]; then
   export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
   echo "== Whole suite on PostgreSQL + Redis"
   .venv/bin/pytest "$@"
-  echo "== Services, realtime and engine on the embedded default (SQLite + in-memory layer)"
-  env -u DATABASE_URL -u REDIS_URL .venv/bin/pytest -m "not browser and not scale" "$@"
+  echo "== Services and realtime on the embedded default (SQLite + in-memory layer)"
+  env -u DATABASE_URL -u REDIS_URL .venv/bin/pytest -m "not browser and not scale" \
+    --ignore=tests/engine --ignore=tests/bots "$@"
 else
   .venv/bin/pytest "$@"
 fi
