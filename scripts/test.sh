@@ -2,7 +2,8 @@
 # Checks the code (ruff, the import contracts) and runs every test. In CI (CI=true) the suite
 # runs on PostgreSQL and Redis (the machine's services), then the tests that touch a database or
 # a channel layer again on the embedded default (SQLite, in memory): not the browser's, and not
-# the rules' and robots' (tests/engine, tests/bots: pure Python, the same on any database).
+# tests/engine and tests/bots (the rules and the robots' choices: pure Python, no database; the
+# robots' turns as tasks are tested in tests/tables, on both).
 # Elsewhere it runs on whatever DATABASE_URL / REDIS_URL say (SQLite and memory if unset).
 set -euo pipefail
 cd "$(dirname "$0")/.."
