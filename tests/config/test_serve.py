@@ -228,3 +228,67 @@ def test_a_connection_with_nothing_waiting_sends_at_once_and_the_rest_waits_in_o
         "arrived whole and in order": True,
         "a write to a peer that left loses the connection": True,
     }.items())), run.stderr
+
+
+class Transport:
+    def __init__(self) -> None:
+        self.sent = bytearray()
+
+    def write(self, data: bytes) -> None:
+        self.sent += data
+
+    def writeSequence(self, parts) -> None:  # noqa: N802 - Twisted's name
+        for part in parts:
+            self.sent += part
+
+
+def open_socket(**options):
+    """A daphne websocket, open, as its factory configures it (options: autobahn's)."""
+    import txaio
+    from autobahn.websocket.protocol import TrafficStats, WebSocketProtocol
+    from daphne.ws_protocol import WebSocketProtocol as DaphneSocket
+
+    txaio.use_twisted()
+    socket = DaphneSocket.__new__(DaphneSocket)
+    settings = {
+        "state": WebSocketProtocol.STATE_OPEN, "send_state": WebSocketProtocol.SEND_STATE_GROUND,
+        "_perMessageCompress": None, "send_queue": [], "maskServerFrames": False,
+        "trackedTimings": None, "maxMessagePayloadSize": 0, "autoFragmentSize": 0,
+        "applyMask": True, "logFrames": False, "logOctets": False, "peer": "tcp:127.0.0.1:1",
+        "factory": SimpleNamespace(isServer=True), "log": txaio.make_logger(),
+        "trafficStats": TrafficStats(), "transport": Transport(), **options,
+    }
+    for name, value in settings.items():
+        setattr(socket, name, value)
+    return socket
+
+
+@pytest.mark.parametrize("size", [0, 5, 125, 126, 200, 65_535, 65_536, 70_001])
+@pytest.mark.parametrize("binary", [False, True])
+def test_a_frame_pushed_to_a_page_is_the_frame_autobahn_writes(size, binary):
+    from autobahn.websocket.protocol import WebSocketProtocol
+
+    content = bytes(range(256)) * (size // 256) + bytes(size % 256) if binary else (
+        "é" * (size // 2) + "a" * (size % 2)  # two bytes a letter, as Spanish has them
+    )
+    ours, autobahns = open_socket(), open_socket()
+    ours.serverSend(content, binary)
+    WebSocketProtocol.sendMessage(autobahns, content if binary else content.encode(), binary)
+    assert bytes(ours.transport.sent) == bytes(autobahns.transport.sent)
+    assert len(ours.transport.sent) > size
+
+
+def test_a_frame_that_is_not_plain_goes_autobahns_way(monkeypatch):
+    """Compressed, fragmented, queued behind others, or on a socket not open: autobahn's."""
+    import config.serve
+
+    calls = []
+    monkeypatch.setattr(config.serve, "_autobahn_send", lambda *args: calls.append(args))
+    for options in (
+        {"_perMessageCompress": object()}, {"autoFragmentSize": 100},
+        {"send_queue": [(b"x", False)]}, {"state": 2},  # closing
+    ):
+        socket = open_socket(**options)
+        socket.serverSend("x" * 200)
+        assert not socket.transport.sent
+    assert len(calls) == 4
