@@ -6,6 +6,7 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -29,6 +30,12 @@ class OneCrossingASGIHandler(ASGIHandler):
       move on SQLite). Threads serve one request at a time; at most `KEEP` idle ones stay.
     - A client that leaves while its request is served is not listened for: a synchronous
       view cannot be cancelled halfway, so the answer is written and dropped by the server.
+    - At most `settings.REQUEST_THREADS` requests are served in their threads at once; the
+      others wait their turn on the event loop, first come first served, their bodies read and
+      their answers written there. Python runs one thread at a time, so more threads do not
+      serve more requests: with a hundred at once they took turns all the same, and each one
+      past `KEEP` began a thread (and a database connection) of its own and ended it, more
+      work for a process that had too much already.
     """
 
     KEEP = 16
@@ -37,6 +44,7 @@ class OneCrossingASGIHandler(ASGIHandler):
         super().__init__()
         self._idle: list[ThreadPoolExecutor] = []
         self._respond_async = sync_to_async(self._respond, thread_sensitive=True)
+        self._turns: asyncio.Semaphore | None = None  # made in the server's event loop
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)  # the chain as under WSGI: all synchronous
@@ -44,15 +52,7 @@ class OneCrossingASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await super().__call__(scope, receive, send)
-        executor = self._idle.pop() if self._idle else ThreadPoolExecutor(max_workers=1)
-        try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
-        finally:
-            if len(self._idle) < self.KEEP:
-                self._idle.append(executor)
-            else:
-                executor.shutdown(wait=False)
+        await self.handle(scope, receive, send)
 
     async def handle(self, scope, receive, send):
         try:
@@ -60,7 +60,7 @@ class OneCrossingASGIHandler(ASGIHandler):
         except RequestAborted:
             return
         try:
-            response = await self._respond_async(scope, body_file)
+            response = await self._respond_in_turn(scope, body_file)
             try:
                 await self.send_response(response, send)
             except asyncio.CancelledError:
@@ -70,6 +70,21 @@ class OneCrossingASGIHandler(ASGIHandler):
                     await sync_to_async(response.close)()
         finally:
             body_file.close()
+
+    async def _respond_in_turn(self, scope, body_file) -> HttpResponseBase:
+        """The request in a thread of its own, once one of the turns is free."""
+        if self._turns is None:
+            self._turns = asyncio.Semaphore(min(settings.REQUEST_THREADS, self.KEEP))
+        async with self._turns:
+            executor = self._idle.pop() if self._idle else ThreadPoolExecutor(max_workers=1)
+            try:
+                async with ThreadSensitiveContext(executor=executor):
+                    return await self._respond_async(scope, body_file)
+            finally:
+                if len(self._idle) < self.KEEP:
+                    self._idle.append(executor)
+                else:
+                    executor.shutdown(wait=False)
 
     def _respond(self, scope, body_file) -> HttpResponseBase:
         """The request, start to end, in its thread (what Django's WSGI handler does)."""

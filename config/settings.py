@@ -128,6 +128,9 @@ else:
         }
     }
 
+# Requests served at once, each in its thread (config.handler): the others wait their turn.
+REQUEST_THREADS = int(os.environ.get("REQUEST_THREADS", "4"))
+
 # Channel layer: Redis pub/sub when REDIS_URL is set (several processes share tables),
 # otherwise in memory (one process).
 if os.environ.get("REDIS_URL"):

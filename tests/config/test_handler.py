@@ -64,3 +64,33 @@ def test_a_request_runs_in_one_crossing_into_its_thread(monkeypatch: pytest.Monk
     into_request_threads = [fn for fn in crossings if fn is not asyncio.run]  # run_async's own
     assert len(into_request_threads) == 1  # Django's handler: three, and more for middleware
     assert threads["started"] == threads["finished"] != threading.get_ident()
+
+
+def test_requests_take_turns_in_a_few_threads_and_all_are_answered(settings):
+    """Ten requests at once with two turns: never more than two in their threads, the same
+    two threads serve them all (none begun for one request), every one answered, in turn."""
+    settings.REQUEST_THREADS = 2
+    busy, most, threads = [0], [0], set()
+    lock = threading.Lock()
+
+    class Slow(OneCrossingASGIHandler):
+        def _respond(self, scope, body_file):
+            with lock:
+                busy[0] += 1
+                most[0] = max(most[0], busy[0])
+                threads.add(threading.get_ident())
+            try:
+                threading.Event().wait(0.02)  # a view at work
+                return super()._respond(scope, body_file)
+            finally:
+                with lock:
+                    busy[0] -= 1
+
+    async def all_at_once():
+        handler = Slow()
+        return await asyncio.gather(*(get(handler, "/sw.js") for _ in range(10)))
+
+    answers = run_async(all_at_once())
+    assert [status for status, _ in answers] == [200] * 10
+    assert most[0] == 2
+    assert len(threads) == 2
