@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -32,10 +33,11 @@ class OneCrossingASGIHandler(ASGIHandler):
       view cannot be cancelled halfway, so the answer is written and dropped by the server.
     - At most `settings.REQUEST_THREADS` requests are served in their threads at once; the
       others wait their turn on the event loop, first come first served, their bodies read and
-      their answers written there. Python runs one thread at a time, so more threads do not
-      serve more requests: with a hundred at once they took turns all the same, and each one
-      past `KEEP` began a thread (and a database connection) of its own and ended it, more
-      work for a process that had too much already.
+      their answers written there (a file's answer is read out in its turn, in its thread).
+      Python runs one thread at a time, so more threads do not serve more requests: with a
+      hundred at once they took turns all the same, and each one past `KEEP` began a thread
+      (and a database connection) of its own and ended it, more work for a process that had
+      too much already.
     """
 
     KEEP = 16
@@ -60,26 +62,33 @@ class OneCrossingASGIHandler(ASGIHandler):
         except RequestAborted:
             return
         try:
-            response = await self._respond_in_turn(scope, body_file)
-            try:
-                await self.send_response(response, send)
-            except asyncio.CancelledError:
-                pass  # the client left while the answer was written
-            finally:
-                if response.streaming:  # a file: closed once it has been read out
-                    await sync_to_async(response.close)()
+            async with self._turn():
+                response = await self._respond_async(scope, body_file)
+                if response.streaming:  # a file: read out and closed in its thread, as before
+                    return await self._send(response, send)
+            await self._send(response, send)  # held in memory: the turn is free already
         finally:
             body_file.close()
 
-    async def _respond_in_turn(self, scope, body_file) -> HttpResponseBase:
-        """The request in a thread of its own, once one of the turns is free."""
+    async def _send(self, response: HttpResponseBase, send) -> None:
+        try:
+            await self.send_response(response, send)
+        except asyncio.CancelledError:
+            pass  # the client left while the answer was written
+        finally:
+            if response.streaming:
+                await sync_to_async(response.close)()
+
+    @contextlib.asynccontextmanager
+    async def _turn(self):
+        """One of the turns, and a thread of its own for the request while it lasts."""
         if self._turns is None:
             self._turns = asyncio.Semaphore(min(settings.REQUEST_THREADS, self.KEEP))
         async with self._turns:
             executor = self._idle.pop() if self._idle else ThreadPoolExecutor(max_workers=1)
             try:
                 async with ThreadSensitiveContext(executor=executor):
-                    return await self._respond_async(scope, body_file)
+                    yield
             finally:
                 if len(self._idle) < self.KEEP:
                     self._idle.append(executor)

@@ -11,7 +11,7 @@ import pytest
 from django.core import signals
 
 from config.handler import OneCrossingASGIHandler
-from tests.live import run_async
+from tests.live import ROOT, run_async
 
 
 async def get(handler: OneCrossingASGIHandler, path: str) -> tuple[int, bytes]:
@@ -68,7 +68,8 @@ def test_a_request_runs_in_one_crossing_into_its_thread(monkeypatch: pytest.Monk
 
 def test_requests_take_turns_in_a_few_threads_and_all_are_answered(settings):
     """Ten requests at once with two turns: never more than two in their threads, the same
-    two threads serve them all (none begun for one request), every one answered, in turn."""
+    two threads serve them all (none begun for one request), every one answered whole (a
+    file's answer, read out in its turn, too)."""
     settings.REQUEST_THREADS = 2
     busy, most, threads = [0], [0], set()
     lock = threading.Lock()
@@ -88,9 +89,12 @@ def test_requests_take_turns_in_a_few_threads_and_all_are_answered(settings):
 
     async def all_at_once():
         handler = Slow()
-        return await asyncio.gather(*(get(handler, "/sw.js") for _ in range(10)))
+        paths = ["/sw.js", "/static/css/ocholoco.css"] * 5
+        return await asyncio.gather(*(get(handler, path) for path in paths))
 
     answers = run_async(all_at_once())
     assert [status for status, _ in answers] == [200] * 10
+    css = (ROOT / "static" / "css" / "ocholoco.css").read_bytes()
+    assert [body for _, body in answers[1::2]] == [css] * 5
     assert most[0] == 2
     assert len(threads) == 2
