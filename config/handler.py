@@ -83,7 +83,8 @@ class OneCrossingASGIHandler(ASGIHandler):
     async def _turn(self):
         """One of the turns, and a thread of its own for the request while it lasts."""
         if self._turns is None:
-            self._turns = asyncio.Semaphore(min(settings.REQUEST_THREADS, self.KEEP))
+            # At least one turn (0 would never serve anything), at most the threads kept.
+            self._turns = asyncio.Semaphore(max(1, min(settings.REQUEST_THREADS, self.KEEP)))
         async with self._turns:
             executor = self._idle.pop() if self._idle else ThreadPoolExecutor(max_workers=1)
             try:

@@ -98,3 +98,8 @@ def test_requests_take_turns_in_a_few_threads_and_all_are_answered(settings):
     assert [body for _, body in answers[1::2]] == [css] * 5
     assert most[0] == 2
     assert len(threads) == 2
+
+
+def test_a_setting_of_no_turns_still_serves_one_request_at_a_time(settings):
+    settings.REQUEST_THREADS = 0
+    assert run_async(get(OneCrossingASGIHandler(), "/sw.js"))[0] == 200
