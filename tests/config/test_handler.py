@@ -4,7 +4,9 @@ there start to end as under WSGI (its signals, the middleware, the view, its clo
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -103,3 +105,23 @@ def test_requests_take_turns_in_a_few_threads_and_all_are_answered(settings):
 def test_a_setting_of_no_turns_still_serves_one_request_at_a_time(settings):
     settings.REQUEST_THREADS = 0
     assert run_async(get(OneCrossingASGIHandler(), "/sw.js"))[0] == 200
+
+
+def test_a_request_is_freed_as_its_answer_is_sent_without_the_garbage_collector():
+    """A request's objects refer back to it (`request.user`'s lazy loader, the messages'
+    storage): unless the handler lets it go, it lives until the collector finds the cycle."""
+    requests = []
+
+    class Watched(OneCrossingASGIHandler):
+        def create_request(self, scope, body_file):
+            request, response = super().create_request(scope, body_file)
+            requests.append(weakref.ref(request))
+            return request, response
+
+    gc.disable()
+    try:
+        for path in ("/csrf/", "/static/css/ocholoco.css"):  # an answer in memory, a file's
+            assert run_async(get(Watched(), path))[0] == 200
+        assert [request() for request in requests] == [None, None]
+    finally:
+        gc.enable()
