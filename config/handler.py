@@ -66,16 +66,15 @@ class OneCrossingASGIHandler(ASGIHandler):
             body_file = await self.read_body(receive)
         except RequestAborted:
             return
+        request = None
         try:
             async with self._turn():
                 request, response = await self._respond_async(scope, body_file)
                 if response.streaming:  # a file: read out and closed in its thread, as before
-                    try:
-                        return await self._send(response, send)
-                    finally:
-                        _let_go(request)
+                    return await self._send(response, send)
             await self._send(response, send)  # held in memory: the turn is free already
         finally:
+            _let_go(request)  # a file's (one held in memory was let go in its thread)
             body_file.close()
 
     async def _send(self, response: HttpResponseBase, send) -> None:
