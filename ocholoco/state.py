@@ -32,6 +32,7 @@ class Round:
         "rules", "players", "dealer", "_t", "_hands", "_stock", "_pos", "_top", "_suit",
         "turn", "direction", "pending_draw", "_pending_rank", "_idle", "finished", "blocked",
         "winners", "round_points", "_history", "_salt", "_drawn", "_exposed", "_reshuffled",
+        "_events",
     )  # fmt: skip
 
     rules: RuleSet
@@ -57,6 +58,7 @@ class Round:
     _drawn: int  # draw_one: the id of the card drawn this turn, -1 before a draw
     _exposed: int  # the player who may be caught without "¡Última carta!", -1 for none
     _reshuffled: int  # times the stock was rebuilt from the discard pile
+    _events: tuple[Chain, tuple[Event, ...]]  # `history` as last read, and its chain
 
     def _copy(self) -> Round:
         """A private copy for the engine to change (the hands' list is its own)."""
@@ -119,7 +121,16 @@ class Round:
 
     @property
     def history(self) -> tuple[Event, ...]:
-        return tuple(event_of(rec) for rec in records(self._history))
+        # Read once per chain: a change makes a new chain (the chains are immutable), and a
+        # table's board, panels and log each read the history of the same round.
+        try:
+            chain, events = self._events
+        except AttributeError:
+            chain = events = None
+        if chain is not self._history or events is None:
+            events = tuple(event_of(rec) for rec in records(self._history))
+            self._events = (self._history, events)
+        return events
 
     @property
     def discard(self) -> tuple[Card, ...]:

@@ -17,11 +17,13 @@ from ocholoco import (
     apply_move,
     deck_cards,
     from_json,
+    legal_actions,
     legal_moves,
     legal_moves_for_view,
     new_match,
     new_round,
     random_playout,
+    step,
     to_json,
     view_for,
     why_not_playable,
@@ -128,6 +130,39 @@ def test_random_rounds_keep_every_invariant_to_their_end(game, seed):
         assert before is None or to_json(state) == before, "apply_move never mutates its input"
         state = following
     assert state.finished, "every round ends"
+
+
+@settings(max_examples=60, deadline=None)
+@given(games, seeds)
+def test_a_round_read_back_from_its_json_plays_on_as_the_round_itself(game, seed):
+    # A table keeps the round a move made and hands it to the next move instead of reading
+    # the JSON it saved: the two must go on alike, move after move, to the round's end.
+    key, players = game
+    rng = random.Random(seed)
+    state = new_round(PRESETS[key], players, rng.randrange(players), seed=seed)
+    read = round_trip(state)
+    for _ in range(MAX_MOVES):
+        assert to_json(read) == to_json(state) and read.history == state.history
+        if state.finished:
+            break
+        move = rng.choice(legal_moves(state))
+        assert legal_moves(read) == legal_moves(state)
+        state, read = apply_move(state, move), round_trip(apply_move(read, move))
+    assert state.finished
+
+
+@settings(max_examples=40, deadline=None)
+@given(games, seeds)
+def test_the_history_of_a_round_changed_in_place_follows_it(game, seed):
+    # `history` is read once per chain of events; `step` changes a playout's own round.
+    key, players = game
+    rng = random.Random(seed)
+    own = round_trip(new_round(PRESETS[key], players, seed=seed))
+    while not own.finished:
+        seen = own.history
+        step(own, rng.choice(legal_actions(own)))
+        assert own.history == round_trip(own).history
+        assert own.history[: len(seen)] == seen and len(own.history) > len(seen)
 
 
 @settings(max_examples=200, deadline=None)
