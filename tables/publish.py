@@ -30,7 +30,7 @@ from channels.layers import get_channel_layer
 from tables.contexts import round_summary
 from tables.models import Table, hash_secret
 from tables.render import render_board, render_panel
-from tables.snapshot import TableSnapshot
+from tables.snapshot import TableSnapshot, decoded_forget, decoded_release
 
 logger = logging.getLogger(__name__)
 
@@ -70,13 +70,15 @@ def latest_frames(table_id: int) -> Frames | None:
 def frames_forget() -> None:
     with _latest_lock:
         _latest.clear()
+    decoded_forget()
 
 
 def frames_release(table_id: int) -> None:
-    """The table's last open page in this process closed: its frames go (a table that goes
-    quiet keeps nothing here; the next change or page renders them again)."""
+    """The table's last open page in this process closed: its frames and decoded states go (a
+    table that goes quiet keeps nothing here; the next change or page renders them again)."""
     with _latest_lock:
         _latest.pop(table_id, None)
+    decoded_release(table_id)
 
 
 def _keep(frames: Frames) -> None:

@@ -39,6 +39,7 @@ from tables.errors import TableError
 from tables.identity import seat_by_secret
 from tables.models import Seat, Table, TableEvent, TableRound, hash_secret
 from tables.publish import table_revoke_watchers
+from tables.snapshot import MATCH, ROUND, decoded_keep
 
 ROBOT_NAMES = ["Robotina", "Chispa", "Tuerca", "Pixel", "Bit", "Cobre", "Dínamo", "Voltio"]
 
@@ -203,6 +204,8 @@ def _deal(change: Change, match: ocholoco.Match) -> None:
     _round_record(change, match, deal)
     table.round_state = ocholoco.to_json(state)
     table.match_state = ocholoco.to_json(match)
+    decoded_keep(table.pk, ROUND, table.round_state, state)
+    decoded_keep(table.pk, MATCH, table.match_state, match)
     table.status = Table.Status.PLAYING
     change.log(
         "round_started", None, round=match.round_number, dealer=table.match_seats[match.dealer]
@@ -307,8 +310,11 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
 
 
 def _save_round(change: Change) -> None:
-    """The round as the moves left it, encoded once after all of them."""
-    change.table.round_state = ocholoco.to_json(change.round)
+    """The round as the moves left it, encoded once after all of them (and kept decoded: the
+    next move reads this JSON back)."""
+    table = change.table
+    table.round_state = ocholoco.to_json(change.round)
+    decoded_keep(table.pk, ROUND, table.round_state, change.round)
 
 
 def table_play_move(

@@ -26,8 +26,8 @@ class TableSnapshot:
     @classmethod
     def load(cls, table: Table) -> TableSnapshot:
         seats = {s.number: s for s in _seats(table)}
-        round_state = ocholoco.from_json(table.round_state) if table.round_state else None
-        match = ocholoco.from_json(table.match_state) if table.match_state else None
+        round_state = _decoded(table.pk, ROUND, table.round_state)
+        match = _decoded(table.pk, MATCH, table.match_state)
         return cls(table=table, seats=seats, round=round_state, match=match)
 
     @functools.cached_property
@@ -50,6 +50,47 @@ def _seats(table: Table) -> list[Seat]:
     for seat in seats:
         seat.table = table  # as `table.seats` gives them: no query to reach their table
     return seats
+
+
+# --- Decoded game states ---------------------------------------------------------------------
+# A table's next change, and each page that (re)connects, read the JSON its last change wrote:
+# decoding it again cost more than a tenth of a move's own work. The engine's values are
+# immutable, so one decoded state serves every reader; a kept state is used only for JSON equal
+# to the JSON it stands for (compared in C, in a few microseconds), so a table changed by another
+# process, or by hand, is decoded afresh.
+
+ROUND, MATCH = "round", "match"
+KEPT_STATES = 4000  # a round and a match for each of 2,000 tables (a few MB)
+
+_kept: dict[tuple[int, str], tuple[dict[str, Any], Any]] = {}
+
+
+def _decoded(table_id: int, kind: str, data: dict[str, Any] | None) -> Any:
+    if not data:
+        return None
+    kept = _kept.get((table_id, kind))
+    if kept is not None and kept[0] == data:
+        return kept[1]
+    value = ocholoco.from_json(data)
+    decoded_keep(table_id, kind, data, value)
+    return value
+
+
+def decoded_keep(table_id: int, kind: str, data: dict[str, Any], value: Any) -> None:
+    """`data` is `ocholoco.to_json(value)`, as a change saved it: the next read takes `value`."""
+    if len(_kept) >= KEPT_STATES:
+        _kept.clear()
+    _kept[(table_id, kind)] = (data, value)
+
+
+def decoded_release(table_id: int) -> None:
+    """The table went quiet here: its states go (the next read decodes them)."""
+    _kept.pop((table_id, ROUND), None)
+    _kept.pop((table_id, MATCH), None)
+
+
+def decoded_forget() -> None:
+    _kept.clear()
 
 
 _seats_of = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id).order_by("number"))
