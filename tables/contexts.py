@@ -38,26 +38,38 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
     table, state, match = snapshot.table, snapshot.round, snapshot.match
     in_play = table.status == Table.Status.PLAYING
     public = ocholoco.view_for(state, 0) if state is not None else None
+    lobby = table.status == Table.Status.LOBBY
     players = []
     for number in range(table.seat_count):
         seat = snapshot.seats.get(number)
+        if seat is None and not lobby:
+            continue  # an empty seat shows only in the lobby
         player = snapshot.player_of(number) if table.match_seats else None
         entry: dict[str, Any] = {"number": number, "seat": seat, "in_match": player is not None}
-        if seat is not None:
+        # The box's classes, worked out here: the board renders on every move, for every table.
+        classes = f"player seat-{number}"
+        if seat is None:
+            classes += " is-empty"
+        else:
             entry.update(
                 name=seat.name,
                 is_host=number == table.host_seat,
                 is_robot=seat.plays_as_robot,
                 level=seat.get_robot_level_display() if seat.plays_as_robot else "",
             )
+            if player is None and not lobby:
+                classes += " is-out"  # seated after the match began: plays the next one
         if player is not None and public is not None:
             count = public.hand_sizes[player]
+            if in_play and public.turn == player:
+                classes += " is-turn"
             entry.update(
                 count=count,
+                count_text=f"{count} carta{'' if count == 1 else 's'}",
                 fan=min(count, 12),  # the backs drawn beside the name
-                is_turn=in_play and public.turn == player,
                 score=match.totals[player] if match else 0,
             )
+        entry["classes"] = classes
         players.append(entry)
 
     context: dict[str, Any] = {
