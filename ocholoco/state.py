@@ -123,14 +123,10 @@ class Round:
     def history(self) -> tuple[Event, ...]:
         # Read once per chain: a change makes a new chain (the chains are immutable), and a
         # table's board, panels and log each read the history of the same round.
-        try:
-            chain, events = self._events
-        except AttributeError:
-            chain = events = None
-        if chain is not self._history or events is None:
-            events = tuple(event_of(rec) for rec in records(self._history))
-            self._events = (self._history, events)
-        return events
+        kept = getattr(self, "_events", None)  # unset until the first read
+        if kept is None or kept[0] is not self._history:
+            kept = self._events = (self._history, tuple(map(event_of, records(self._history))))
+        return kept[1]
 
     @property
     def discard(self) -> tuple[Card, ...]:
