@@ -1,5 +1,5 @@
 # Ocho Loco: `make run` plays, `make test` checks. Both set everything up on a fresh machine.
-.PHONY: run test venv bench
+.PHONY: run test venv bench lock
 
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -12,3 +12,7 @@ test:
 
 bench:
 	bash scripts/setup.sh bench && $(PY) bench/engine_speed.py
+
+# After editing requirements*.txt: recompiles requirements*.lock (uv, from the dev lock).
+lock:
+	bash scripts/lock.sh

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Creates the virtual environment and installs the pinned packages.
-#   scripts/setup.sh         runtime packages
-#   scripts/setup.sh dev     + test tools (and Debian's Chromium for the browser tests)
-#   scripts/setup.sh bench   + the benchmark's reference (OpenSpiel)
+# Creates the virtual environment and installs the locked packages.
+#   scripts/setup.sh         runtime packages: requirements.lock
+#   scripts/setup.sh dev     + test tools: requirements-dev.lock (and Debian's Chromium for the
+#                            browser tests)
+#   scripts/setup.sh bench   + the benchmark's reference (OpenSpiel): requirements-bench.lock
+# A lock (scripts/lock.sh, `make lock`, from requirements*.txt) pins the whole tree of its kind
+# with the sha256 of each file: pip installs exactly its lines, checks every file's hash and
+# resolves nothing. The venv's pip is the one `python3 -m venv` put there, left as it is.
 # Every kind also installs the npm packages of package-lock.json (the card artwork's source,
 # svg-cards, and svgo) into node_modules/: scripts/card_art.py derives static/cards/ from them.
 set -euo pipefail
@@ -12,15 +16,22 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 case "$kind" in
-  run) req=requirements.txt ;;
-  dev) req=requirements-dev.txt ;;
-  bench) req=requirements-bench.txt ;;
+  run) lock=requirements.lock ;;
+  dev) lock=requirements-dev.lock ;;
+  bench) lock=requirements-bench.lock ;;
   *) echo "unknown setup kind: $kind" >&2; exit 2 ;;
 esac
-stamp=".venv/.installed-$kind-$(cat requirements*.txt | sha1sum | cut -c1-12)"
+stamp=".venv/.installed-$kind-$(cat requirements*.lock | sha1sum | cut -c1-12)"
 if [ ! -f "$stamp" ]; then
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$req"
+  install=(.venv/bin/python -m pip install --quiet --disable-pip-version-check
+    --require-hashes --no-deps --only-binary :all:)
+  # Every package is installed from a wheel but http-ece (pywebpush's), published as a source
+  # archive only. It is built without an isolated build environment (which pip would fill with
+  # an unpinned setuptools) by the lock's own setuptools, installed first.
+  sed -n '/^setuptools==/,/[^\\]$/p' "$lock" >.venv/build-tools.lock
+  grep -q '^setuptools==' .venv/build-tools.lock || { echo "$lock pins no setuptools" >&2; exit 1; }
+  "${install[@]}" -r .venv/build-tools.lock
+  "${install[@]}" --no-binary http-ece --no-build-isolation -r "$lock"
   touch "$stamp"
 fi
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
