@@ -57,10 +57,9 @@ from tests.browser.helpers import open_table  # noqa: E402
 from tests.conftest import CHROMIUM_ARGS  # noqa: E402
 from tests.live import (  # noqa: E402
     GENEROUS_LIMITS,
-    WEBSOCKET_LIMITS,
     _wait_for_port,
     free_port,
-    server_module,
+    serve_command,
 )
 
 # The observer, added to every page before its own scripts.
@@ -407,8 +406,7 @@ def server(code: Path) -> Iterator[int]:
         port = free_port()
         with tempfile.TemporaryFile() as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", server_module(code), "-b", "127.0.0.1", "-p", str(port),
-                 *WEBSOCKET_LIMITS, "config.asgi:application"],
+                serve_command(port, code),
                 cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT,
             )
             try:

@@ -76,7 +76,7 @@ from tests.live import (  # noqa: E402
     _wait_for_port,
     free_port,
     fresh_database,
-    server_module,
+    serve_command,
 )
 
 POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -122,17 +122,13 @@ WORKER_COMMANDS = ("tasks_worker", "run_workers", "db_worker")  # the first one 
 
 # The move view's own time in its answer's Server-Timing header ("view;dur=12.3", ms).
 VIEW_TIMING_RE = re.compile(r"view;dur=([0-9.]+)")
-# The production command line's settings (scripts/run.sh): the table's socket's limits, and
-# for a crowd reconnecting at once, a listen queue that holds it and handshakes that may wait.
-DAPHNE_FLAGS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288",
-                "--websocket_connect_timeout", "60"]
-
-
 def server_commands(
-    mode: str, processes: int, workers: int, env: dict[str, str], code: Path = ROOT
+    mode: str, processes: int, workers: int, env: dict[str, str], code: Path = ROOT,
+    server: str = "",
 ) -> list[tuple[str, int, list[str], dict[str, str]]]:
     """Every process of the run as (kind, port or 0, argv, its own settings): the one place
-    that says what a run starts. Web processes are daphne; with `workers` > 0, that many task
+    that says what a run starts. Web processes are the checkout's server (`server`: another
+    one that `config.server` knows); with `workers` > 0, that many task
     worker processes (`manage.py tasks_worker`), and then the web processes run no worker
     threads of their own (TASK_WORKERS=0, the production shape)."""
     count = 1 if mode == "embedded" else processes
@@ -146,12 +142,10 @@ def server_commands(
     commands: list[tuple[str, int, list[str], dict[str, str]]] = []
     for _ in range(count):
         port = free_port()
-        python = [sys.executable, "-m", server_module(code)]
-        if env.get("BENCH_TRACEMALLOC"):  # the same daphne, its allocations traced
-            python = [sys.executable, str(Path(__file__).resolve()), "--serve-traced"]
-        daphne = [*python, "-e", f"tcp:port={port}:interface=127.0.0.1:backlog=4096",
-                  *DAPHNE_FLAGS, "config.asgi:application"]
-        commands.append(("web", port, daphne, web_settings))
+        argv = serve_command(port, code, server)
+        if env.get("BENCH_TRACEMALLOC"):  # the same server, its allocations traced
+            argv = [sys.executable, str(Path(__file__).resolve()), "--serve-traced", *argv[1:]]
+        commands.append(("web", port, argv, web_settings))
     if worker:
         commands += [("worker", 0, [sys.executable, "manage.py", worker], {})] * workers
     return commands
@@ -167,7 +161,7 @@ def _children(pid: int) -> list[int]:
 @contextlib.contextmanager
 def start_servers(
     mode: str, processes: int, workers: int, env: dict[str, str], profile: bool = False,
-    code: Path = ROOT,
+    code: Path = ROOT, server: str = "",
 ) -> Iterator[list[Server]]:
     """Start the run's processes (see `server_commands`) with `env`, from the checkout `code`;
     stop them afterwards."""
@@ -178,7 +172,7 @@ def start_servers(
     stamp = time.strftime("%H%M%S")
     servers: list[Server] = []
     try:
-        commands = server_commands(mode, processes, workers, env, code)
+        commands = server_commands(mode, processes, workers, env, code, server)
         for index, (kind, port, argv, own) in enumerate(commands):
             log = Path(tempfile.gettempdir()) / f"ocholoco-load-{stamp}-{kind}{index}.log"
             if profile:
@@ -215,20 +209,24 @@ def start_servers(
 
 
 def cpu_ticks(pid: int) -> int | None:
-    """utime + stime + children's, in clock ticks; None once the process is gone."""
+    """utime + stime + children's, in clock ticks, of the process and its live children (a
+    server that serves from a child process, as granian does); None once it is gone."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return sum(int(fields[i]) for i in (11, 12, 13, 14))
+    own = sum(int(fields[i]) for i in (11, 12, 13, 14))
+    return own + sum(cpu_ticks(child) or 0 for child in _children(pid))
 
 
 def rss_mb(pid: int) -> float:
-    """The process's resident memory (VmRSS), in MB; nan once it is gone."""
+    """The resident memory (VmRSS) of the process and its live children, in MB; nan once it
+    is gone."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
+                own = int(line.split()[1]) / 1024
+                return own + sum(rss_mb(child) for child in _children(pid))
     except OSError:
         pass
     return float("nan")
@@ -1188,8 +1186,9 @@ def main() -> None:
     parser.add_argument("--tracemalloc", action="store_true",
                         help="trace the server's allocations: where an open page's memory goes")
     parser.add_argument("--tracemalloc-top", type=int, default=25)
-    parser.add_argument("--code", action="append", type=Path, default=[],
-                        help="serve from this checkout (repeat: the runs alternate)")
+    parser.add_argument("--code", action="append", default=[],
+                        help="serve from this checkout, DIR or DIR@SERVER (a server that its "
+                        "config.server knows); repeat: the runs alternate")
     args = parser.parse_args()
     args.tracemalloc_dir = tempfile.mkdtemp(prefix="ocholoco-tracemalloc-")
     if args.fault in ("kill", "redis") and args.mode != "multi":
@@ -1217,8 +1216,9 @@ def main() -> None:
     if args.total_rate:
         args.rate = args.total_rate / args.tables
     print(f"open files allowed: {raise_file_limit()}")
-    codes = [code.resolve() for code in args.code] or [ROOT]
-    for code in codes:
+    served = [_served(code) for code in args.code] or [(ROOT, "")]
+    codes = [code for code, _ in served]
+    for code in set(codes):
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
             cwd=code, env={**os.environ, **env}, check=True,
@@ -1226,13 +1226,13 @@ def main() -> None:
     counts = [int(n) for n in args.pages.split(",")] if args.pages else [args.spectators + 2]
     figures: dict[tuple[int, int], float] = {}  # by (pages, run): a checkout may run twice
     for pages in counts:
-        for run, code in enumerate(codes):
+        for run, (code, server) in enumerate(served):
             args.spectators = pages - 2
-            print(f"\n### {pages} pages a table, served from {code}")
-            figures[(pages, run)] = one_run(args, env, code)
+            print(f"\n### {pages} pages a table, served from {code} {server}")
+            figures[(pages, run)] = one_run(args, env, code, server)
     if len(figures) > 1 and not args.churn:
         print("\nserver CPU per move (ms), by pages a table:")
-        print("pages | " + " | ".join(str(code) for code in codes)
+        print("pages | " + " | ".join(f"{code} {server}" for code, server in served)
               + (" | ratio" if len(codes) == 2 else ""))
         for pages in counts:
             row = [figures[(pages, run)] for run in range(len(codes))]
@@ -1240,12 +1240,18 @@ def main() -> None:
             print(f"{pages} | " + " | ".join(f"{x:.1f}" for x in row) + ratio)
 
 
-def one_run(args: argparse.Namespace, env: dict[str, str], code: Path) -> float:
+def _served(text: str) -> tuple[Path, str]:
+    """`--code DIR` or `DIR@SERVER`."""
+    directory, _, server = text.partition("@")
+    return Path(directory).resolve(), server
+
+
+def one_run(args: argparse.Namespace, env: dict[str, str], code: Path, server: str = "") -> float:
     """One run with fresh servers and database; prints its report, returns CPU per move."""
     with fresh_database(code) as db_env:
         run_env = {**env, **db_env}
         with start_servers(
-            args.mode, args.processes, args.workers, run_env, args.profile, code
+            args.mode, args.processes, args.workers, run_env, args.profile, code, server
         ) as servers:
             bench = Bench(args, servers)
             asyncio.run(bench.run())
@@ -1256,8 +1262,9 @@ def one_run(args: argparse.Namespace, env: dict[str, str], code: Path) -> float:
 
 
 def serve_traced() -> None:
-    """daphne whose allocations are traced from the first SIGUSR1 on (tracing from the start
-    made it too slow to start); each SIGUSR1 writes a snapshot where the benchmark asked."""
+    """The server whose allocations are traced from the first SIGUSR1 on (tracing from the
+    start made it too slow to start); each SIGUSR1 writes a snapshot where the benchmark
+    asked. Its arguments: the server's command line after the Python executable."""
     import runpy
     import tracemalloc
 
@@ -1271,9 +1278,18 @@ def serve_traced() -> None:
         os.rename(path + ".tmp", path)
 
     signal.signal(signal.SIGUSR1, snapshot)
-    sys.argv = ["daphne", *sys.argv[2:]]
+    module, *arguments = sys.argv[3:]  # after "--serve-traced -m"
     sys.path.insert(0, os.getcwd())  # the checkout served (--code), as `python -m` would
-    runpy.run_module(server_module(Path.cwd()), run_name="__main__")
+    if module == "config.server":  # it would replace this process: ask it for its command
+        from config.server import server_argv
+
+        port = arguments[arguments.index("--port") + 1]
+        server = arguments[arguments.index("--server") + 1] if "--server" in arguments else ""
+        _, _, module, *arguments = server_argv(
+            port=int(port), **({"server": server} if server else {})
+        )
+    sys.argv = [module, *arguments]
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,11 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (daphne serves both).
+"""ASGI entry point: pages and posts through Django, the table's websocket through Channels.
+
+`config.server` says which server runs it. Pages and posts go to Django's WSGI handler, run
+by a2wsgi in a pool of `REQUEST_THREADS` threads kept for the process's life: all our views
+and middleware are synchronous, and there a request runs start to end in one thread, which
+keeps its database connection. Django's ASGI handler crossed between the loop and a thread
+for each signal and each middleware hook, and began a thread (and a database connection) for
+every request: a move's request cost half as much again.
 
 The embedded default also runs the background work here: `TASK_WORKERS` task-worker threads
 (robots, turn deadlines, alerts, archiving; `tables.workers`).
@@ -9,19 +16,19 @@ import gc
 import os
 from importlib import import_module
 
-import django
+from a2wsgi import WSGIMiddleware
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django.setup(set_prefix=False)
+django_wsgi = get_wsgi_application()
 
-from config.handler import OneCrossingASGIHandler  # noqa: E402
+from django.conf import settings  # noqa: E402
 
-django_asgi_app = OneCrossingASGIHandler()
+django_app = WSGIMiddleware(django_wsgi, workers=settings.REQUEST_THREADS)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware  # noqa: E402
-from django.conf import settings  # noqa: E402
 
 from tables.publish import server_loop_bind  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
@@ -49,7 +56,7 @@ class SocketSession:
 
 router = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": django_app,
         "websocket": AllowedHostsOriginValidator(
             CookieMiddleware(SocketSession(URLRouter(websocket_urlpatterns)))
         ),
@@ -67,11 +74,11 @@ workers_start_in_process(settings.TASK_WORKERS)
 
 
 def _collector_settle() -> None:
-    """Keep the garbage collector's pauses short: what start-up created (Django, the URLs,
-    the compiled templates) lives as long as the process; frozen, the collector never walks
-    it again. When it collects is the server's to say (`config.serve`: by the sockets that
-    come and go).
-    """
+    """Keep the garbage collector's pauses short (`gc`'s own settings, whatever the server):
+    what start-up created (Django, the URLs, the compiled templates) lives as long as the
+    process, and frozen, the collector never walks it again; young objects are collected
+    every 20,000 allocations instead of 700, so few short-lived ones are promoted and the
+    full passes (which walk every open page's objects) come seldom."""
     from django.template.loader import get_template
     from django.urls import get_resolver
 
@@ -79,6 +86,7 @@ def _collector_settle() -> None:
     get_template("tables/table.html")
     gc.collect()
     gc.freeze()
+    gc.set_threshold(20_000, 20, 10)
 
 
 _collector_settle()

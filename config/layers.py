@@ -1,95 +1,139 @@
-"""The embedded default's channel layer: Channels' in-memory layer, made to scale.
+"""The embedded default's channel layer: the channel layer specification, in this process's
+memory, at a cost per message that does not grow with the number of open pages.
 
-Channels' `InMemoryChannelLayer` scans every channel and every group membership for expired
-messages on each send to a group and each receive: with a few hundred open pages that scan
-ran several times per move per viewer and cost more than the move itself (measured with the
-load benchmark). Here the scan runs at most once a second; nothing else changes (messages
-still expire after `expiry`, memberships after `group_expiry`).
-
-Sending to a group puts the message on each member's queue in turn: Channels' layer made a
-task per member and a deep copy of the message per member, and built a queue on every send
-only to drop it when the channel had one. Every member gets a copy of its own, as before (a
-shallow one: the values a message carries, text and numbers, cannot change).
-
-A channel's messages wait in an `Inbox` (`config.inbox`), not an `asyncio.Queue`: every open
-page's consumer waits on its channel, and a queue was 3.4 KB of each open page.
+Channels' own `InMemoryChannelLayer` scans every channel and every group membership on each
+send to a group and each receive: with thousands of open pages that scan cost more than the
+move itself. This layer implements the same specification (`BaseChannelLayer`'s documented
+methods: `send`, `receive`, `new_channel`, `group_add`, `group_discard`, `group_send`,
+`flush`, `close`) and looks for what expired at most once a second. As Channels' layer does:
+a message nobody read within `expiry` seconds goes, and its channel leaves every group (it is
+not being read); a membership older than `group_expiry` ends; a full channel refuses a send
+(`ChannelFull`), and a group's member that is full misses the message. Every member gets a
+copy of its own (a shallow one: a message's values are text and numbers).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
+import string
 import time
 
 from channels.exceptions import ChannelFull
-from channels.layers import InMemoryChannelLayer as ChannelsInMemoryChannelLayer
+from channels.layers import BaseChannelLayer
 
-from config.inbox import Inbox
-
-CLEAN_EVERY = 1.0  # seconds
+CLEAN_EVERY = 1.0  # seconds between looks for what expired
 
 
-class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._next_clean = 0.0
+class InMemoryChannelLayer(BaseChannelLayer):
+    extensions = ["groups", "flush"]
 
-    def _clean_expired(self) -> None:
-        now = time.monotonic()
-        if now < self._next_clean:
-            return
-        self._next_clean = now + CLEAN_EVERY
-        self._scan_expired()
-
-    def _scan_expired(self) -> None:
-        """Channels' scan: expired messages go, and so does their channel from every group (it
-        is not being read); then group memberships older than `group_expiry`."""
-        now = time.time()
-        for channel, inbox in list(self.channels.items()):
-            while not inbox.empty() and inbox.items[0][0] < now:
-                inbox.get_nowait()
-                self._remove_from_groups(channel)
-                if inbox.empty():
-                    self.channels.pop(channel, None)
-        joined_before = int(now) - self.group_expiry
-        for members in self.groups.values():
-            for name, joined in list(members.items()):
-                if joined and joined < joined_before:
-                    members.pop(name, None)
+    def __init__(
+        self, expiry: int = 60, group_expiry: int = 86400, capacity: int = 100,
+        channel_capacity: dict | None = None,
+    ) -> None:
+        super().__init__(expiry=expiry, capacity=capacity)
+        self.channel_capacity = self.compile_capacities(channel_capacity or {})
+        self.group_expiry = group_expiry
+        self.channels: dict[str, asyncio.Queue] = {}
+        self.groups: dict[str, dict[str, float]] = {}  # group -> {channel: when it joined}
+        self.next_clean = 0.0
 
     async def send(self, channel: str, message: dict) -> None:
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_channel_name(channel)
         assert "__asgi_channel__" not in message
-        self._put(channel, message)
+        self.put(channel, message)
 
     async def receive(self, channel: str) -> dict:
         self.require_valid_channel_name(channel)
-        self._clean_expired()
-        inbox = self._inbox(channel)
+        self.clean_expired()
+        queue = self.queue(channel)
         try:
-            _, message = await inbox.get()
-        finally:
-            if inbox.empty():
-                self.channels.pop(channel, None)
-        return message
+            while True:
+                expires, message = await queue.get()
+                if expires >= time.time():
+                    return message
+        except asyncio.CancelledError:
+            # Its reader is gone (a page closed): the channel goes unless a message waits.
+            if queue.empty() and self.channels.get(channel) is queue:
+                del self.channels[channel]
+            raise
 
-    def _inbox(self, channel: str) -> Inbox:
-        inbox = self.channels.get(channel)
-        if inbox is None:
-            inbox = self.channels[channel] = Inbox(self.get_capacity(channel))
-        return inbox
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        return f"{prefix}inmemory!{''.join(random.choices(string.ascii_letters, k=12))}"
 
-    def _put(self, channel: str, message: dict) -> None:
-        try:
-            self._inbox(channel).put_nowait((time.time() + self.expiry, dict(message)))
-        except asyncio.QueueFull:
-            raise ChannelFull(channel) from None
+    async def flush(self) -> None:
+        self.channels = {}
+        self.groups = {}
+
+    async def close(self) -> None:
+        pass  # nothing is held outside this process's memory
+
+    async def group_add(self, group: str, channel: str) -> None:
+        self.require_valid_group_name(group)
+        self.require_valid_channel_name(channel)
+        self.groups.setdefault(group, {})[channel] = time.time()
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        self.require_valid_channel_name(channel)
+        self.require_valid_group_name(group)
+        members = self.groups.get(group)
+        if members is not None:
+            members.pop(channel, None)
+            if not members:
+                del self.groups[group]
 
     async def group_send(self, group: str, message: dict) -> None:
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_group_name(group)
-        self._clean_expired()
+        self.clean_expired()
         for channel in list(self.groups.get(group, ())):
-            with contextlib.suppress(ChannelFull):  # a member not reading misses it, as before
-                self._put(channel, message)
+            with contextlib.suppress(ChannelFull):
+                self.put(channel, message)
+
+    # --- This layer's own ------------------------------------------------------------------
+
+    def queue(self, channel: str) -> asyncio.Queue:
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue(self.get_capacity(channel))
+        return queue
+
+    def put(self, channel: str, message: dict) -> None:
+        try:
+            self.queue(channel).put_nowait((time.time() + self.expiry, dict(message)))
+        except asyncio.QueueFull:
+            raise ChannelFull(channel) from None
+
+    def clean_expired(self) -> None:
+        """`expire` what expired, at most once every CLEAN_EVERY seconds."""
+        now = time.time()
+        if now >= self.next_clean:
+            self.next_clean = now + CLEAN_EVERY
+            self.expire(now)
+
+    def expire(self, now: float) -> None:
+        """The channels holding a message older than `expiry` lose it and leave their groups;
+        memberships older than `group_expiry` end. Only channels with messages waiting are
+        looked at (a page reads its own at once)."""
+        for channel, queue in list(self.channels.items()):
+            if queue.empty():
+                continue
+            waiting = [queue.get_nowait() for _ in range(queue.qsize())]
+            kept = [item for item in waiting if item[0] >= now]
+            for item in kept:
+                queue.put_nowait(item)
+            if len(kept) < len(waiting):
+                for members in self.groups.values():
+                    members.pop(channel, None)
+                if not kept:
+                    del self.channels[channel]
+        joined_before = now - self.group_expiry
+        for group, members in list(self.groups.items()):
+            for channel, joined in list(members.items()):
+                if joined < joined_before:
+                    del members[channel]
+            if not members:
+                del self.groups[group]

@@ -66,7 +66,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tables.middleware.DatabaseUnavailableMiddleware",
-    "config.csp.CSPMiddleware",  # django-csp's, its usual header built once
+    "csp.middleware.CSPMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
@@ -106,19 +106,13 @@ if os.environ.get("DATABASE_URL"):
             }
         }
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-        # The pool tries to reconnect to a PostgreSQL that went away every second or so: by
-        # default it doubles its wait after each failed attempt, so after a 20 s outage the
-        # site stayed down 5-15 s more (bench/faults.py --only outage measures it).
-        import psycopg_pool.base
-
-        psycopg_pool.base.AttemptWithBackoff.DELAY_BACKOFF = 1.0
 else:
     SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
-            "ENGINE": "config.sqlite",  # Django's SQLite, writers queued in-process
+            "ENGINE": "django.db.backends.sqlite3",
             "NAME": SQLITE_PATH,
-            # Each thread keeps its connection (request threads are reused: config.asgi).
+            # Each thread keeps its connection while it lives.
             "CONN_MAX_AGE": None,
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
@@ -128,7 +122,8 @@ else:
         }
     }
 
-# Requests served at once, each in its thread (config.handler): the others wait their turn.
+# Requests served at once, each in a thread of the pool that runs Django (config.asgi); the
+# others wait their turn. Python runs one thread at a time, so more threads serve no more.
 REQUEST_THREADS = int(os.environ.get("REQUEST_THREADS", "4"))
 
 # Channel layer: Redis pub/sub when REDIS_URL is set (several processes share tables),
@@ -152,8 +147,9 @@ else:
 # `manage.py tasks_worker` processes (production: TASK_WORKERS=0 and as many as needed).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 TASK_WORKERS = int(os.environ.get("TASK_WORKERS", "1"))
-# Seconds a task worker sleeps when it finds nothing to do.
-TASK_POLL_INTERVAL = float(os.environ.get("TASK_POLL_INTERVAL", "0.05"))
+# Seconds a task worker waits when nothing is due before it looks again (a robot plays at most
+# this long after its ROBOT_DELAY).
+TASK_POLL_INTERVAL = float(os.environ.get("TASK_POLL_INTERVAL", "0.1"))
 # Seconds between robot moves, so that people can follow them.
 ROBOT_DELAY = float(os.environ.get("ROBOT_DELAY", "1.0"))
 

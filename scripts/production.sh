@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The production shape on one machine: WEB daphne processes and WORKERS task workers on
+# The production shape on one machine: WEB web processes (config/server.py) and WORKERS task workers on
 # PostgreSQL and Redis (the machine's services), DEBUG off. For trying it, the load benchmark
 # and the scale tests; a real deployment runs the same commands under a process supervisor,
 # behind a proxy that spreads connections over the web processes and forwards websockets.
@@ -39,9 +39,7 @@ psql "${DATABASE_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT INT TERM
 for ((i = 0; i < WEB; i++)); do
-  .venv/bin/python -m config.serve --websocket-max-frame-size 4096 --websocket-max-message-size 524288 \
-    --websocket_connect_timeout 60 \
-    -e "tcp:port=$((PORT + i)):interface=127.0.0.1:backlog=4096" config.asgi:application &
+  .venv/bin/python -m config.server --port "$((PORT + i))" &
   pids+=($!)
   echo "web $i: http://127.0.0.1:$((PORT + i))/"
 done

@@ -66,7 +66,9 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [f.name for f in self.model._meta.fields]
+        # Django's documented Model _meta API: every column of the row, none editable.
+        fields = self.model._meta.get_fields()
+        return [f.name for f in fields if f.concrete and not f.many_to_many]
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         extra_context = {

@@ -37,7 +37,7 @@ from tables.changing import (
 )
 from tables.errors import TableError
 from tables.identity import seat_by_secret
-from tables.models import Seat, Table, TableEvent, TableRound, hash_secret
+from tables.models import Seat, Table, TableEvent, TableRound, hash_secret, new_table_code
 from tables.publish import table_revoke_watchers
 from tables.snapshot import MATCH, ROUND, decoded_keep
 
@@ -177,7 +177,7 @@ def table_renew_link(*, table_id: int, secret: str | None) -> Table:
     """The host makes a fresh invitation link; the old one stops working."""
     with changing(table_id) as change:
         acting_host(change, secret)
-        change.table.code = Table._meta.get_field("code").default()
+        change.table.code = new_table_code()
         change.log("link_renewed")
         table_id = change.table.pk
         transaction.on_commit(lambda: table_revoke_watchers(table_id))

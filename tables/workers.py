@@ -3,9 +3,11 @@
 The queue is django-tasks' database backend (`django_tasks_db`): a task is a row, enqueued in
 the transaction of the change that calls for it, so it exists exactly when the change
 committed; a worker claims one row at a time (`SELECT ... FOR UPDATE SKIP LOCKED` on
-PostgreSQL), so any number of workers on any machines share the queue. The embedded default
-runs `TASK_WORKERS` threads inside the web process (`workers_start_in_process`); production
-runs `manage.py tasks_worker` processes.
+PostgreSQL), so any number of workers on any machines share the queue. Production runs
+`manage.py tasks_worker` processes (django-tasks-db's `db_worker`, after our start-up). The
+embedded default runs `TASK_WORKERS` threads of django-tasks-db's own worker loop inside the
+web process (`workers_start_in_process`): its pages are in that process's memory, and so are
+the robots' pushes to them.
 
 When workers start they run the start-up hooks the apps registered (the robots re-enqueue the
 turns a dead worker left unplayed), then hourly housekeeping: archiving stale tables and
@@ -15,7 +17,6 @@ forgetting old task results.
 from __future__ import annotations
 
 import asyncio
-import heapq
 import logging
 import threading
 import time
@@ -23,13 +24,10 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.utils.crypto import get_random_string
 from django_tasks import task
-from django_tasks.signals import task_enqueued
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
-from django_tasks_db.utils import exclusive_transaction
 
 from tables import clock, publish
 from tables.services import tables_archive_stale
@@ -47,6 +45,8 @@ def startup_register(hook: Callable[[], object]) -> Callable[[], object]:
 
 
 def worker_new() -> Worker:
+    """django-tasks-db's worker, as its `db_worker` command makes it (the default backend and
+    queue, polling every TASK_POLL_INTERVAL seconds when nothing is due)."""
     return Worker(
         queue_names=["default"], interval=settings.TASK_POLL_INTERVAL, batch=False,
         backend_name="default", startup_delay=False, max_tasks=None,
@@ -88,74 +88,30 @@ def publisher_loop_start() -> None:
     publish.server_loop_bind(loop)
 
 
-# --- Worker threads in the web process (the embedded default) ------------------------------
-# They sleep until a task this process enqueued is due (a robot's turn, a second after a move),
-# or IDLE_POLL at most, for a task another process put in the queue (a management command):
-# polling the queue 20 times a second cost a third of a move's CPU, and once a second a fifth
-# of what the whole process spent with 120 pages open and nothing moving.
-
-IDLE_POLL = 5.0
-_due: list[float] = []  # when tasks enqueued here become due (time.monotonic), soonest first
-_due_changed = threading.Condition()
-
-
-def _task_enqueued(sender, task_result, **kwargs) -> None:
-    run_after = task_result.task.run_after
-    wait = 0.0 if run_after is None else (run_after - clock.now()).total_seconds()
-    due = time.monotonic() + max(0.0, wait)
-
-    def wake() -> None:
-        with _due_changed:
-            heapq.heappush(_due, due)
-            _due_changed.notify()
-
-    transaction.on_commit(wake)  # the task's row is there for the workers once committed
-
-
-def _wait_for_work() -> None:
-    with _due_changed:
-        now = time.monotonic()
-        if _due and _due[0] <= now:
-            while _due and _due[0] <= now:
-                heapq.heappop(_due)
-            return
-        _due_changed.wait(min(IDLE_POLL, _due[0] - now) if _due else IDLE_POLL)
-
-
-def _claim(worker: Worker) -> DBTaskResult | None:
-    with exclusive_transaction():
-        result = DBTaskResult.objects.ready().get_locked()
-        if result is not None:
-            result.claim(worker.worker_id)
-    return result
-
-
-def _work(worker: Worker) -> None:
-    while True:
-        try:
-            result = _claim(worker)
-        except Exception:  # a database error (locked, restarting) must not stop the robots
-            logger.exception("A task worker could not look for work; it tries again")
-            time.sleep(1)
-            continue
-        if result is not None:
-            worker.run_task(result)
-        else:
-            _wait_for_work()
-
-
-def workers_start_in_process(count: int) -> None:
-    """The embedded default: `count` worker threads in this (web) process."""
+def workers_start_in_process(count: int) -> list[Worker]:
+    """The embedded default: `count` worker threads in this (web) process, each running
+    django-tasks-db's own loop; `worker.running = False` stops one after its task."""
     if count <= 0:
-        return
+        return []
     try:
         workers_startup()
     except Exception:
         logger.exception("Task workers could not start (is the database migrated?)")
-        return
-    task_enqueued.connect(_task_enqueued)
-    for number in range(count):
-        thread = threading.Thread(
-            target=_work, args=(worker_new(),), name=f"task-worker-{number}", daemon=True
-        )
-        thread.start()
+        return []
+    workers = [worker_new() for _ in range(count)]
+    for number, worker in enumerate(workers):
+        threading.Thread(
+            target=worker_loop, args=(worker,), name=f"task-worker-{number}", daemon=True
+        ).start()
+    return workers
+
+
+def worker_loop(worker: Worker) -> None:
+    """The worker's loop, started again after a database error (PostgreSQL restarting): in
+    its own process the error would end it and its supervisor start another."""
+    while worker.running:
+        try:
+            worker.run()
+        except Exception:
+            logger.exception("A task worker stopped on an error; it starts again in a second")
+            time.sleep(1)

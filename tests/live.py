@@ -1,4 +1,4 @@
-"""Real servers for the tests: daphne processes on their own fresh database.
+"""Real servers for the tests: server processes (`config.server`) on their own fresh database.
 
 Each server group gets a database of its own (a temporary SQLite file, or a new PostgreSQL
 database when DATABASE_URL points at PostgreSQL) and a channel-layer prefix of its own, so
@@ -25,8 +25,10 @@ from urllib.parse import urlparse, urlunparse
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
-# As scripts/run.sh serves: the table's socket only pushes, so a browser's frames are small.
-WEBSOCKET_LIMITS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288"]
+# How checkouts older than `config.server` were served (the benches' `--code`).
+OLD_WEBSOCKET_LIMITS = [
+    "--websocket-max-frame-size", "4096", "--websocket-max-message-size", "524288",
+]
 # The test servers take many tables and seats from one address (127.0.0.1): the limits on
 # those are tested on servers of their own (tests/tables/test_limits.py).
 GENEROUS_LIMITS = {"RATE_TABLE_OPEN": "100000/h", "RATE_SEAT_CLAIM": "100000/h"}
@@ -42,13 +44,13 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) ->
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"daphne exited with {process.returncode}")
+            raise RuntimeError(f"the server exited with {process.returncode}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError("daphne did not start in time")
+    raise RuntimeError("the server did not start in time")
 
 
 @contextmanager
@@ -94,11 +96,17 @@ def _migrate(extra: dict[str, str], code: Path = ROOT) -> None:
     )
 
 
-def server_module(code: Path = ROOT) -> str:
-    """The module that serves checkout `code` (`python -m ...`): `config.serve`, daphne paced
-    for thousands of sockets, or daphne itself in a checkout older than it (the benches'
-    `--code`)."""
-    return "config.serve" if (code / "config" / "serve.py").exists() else "daphne"
+def serve_command(port: int, code: Path = ROOT, server: str = "") -> list[str]:
+    """The command line that serves checkout `code` on 127.0.0.1:`port`: its `config.server`
+    (with `server`, one of the servers it knows, or its default), or in a checkout older than
+    it (the benches' `--code`), daphne as that checkout's scripts/run.sh started it."""
+    if (code / "config" / "server.py").exists():
+        return [sys.executable, "-m", "config.server", "--port", str(port),
+                *(["--server", server] if server else [])]
+    module = "config.serve" if (code / "config" / "serve.py").exists() else "daphne"
+    return [sys.executable, "-m", module,
+            "-e", f"tcp:port={port}:interface=127.0.0.1:backlog=4096",
+            "--websocket_connect_timeout", "60", *OLD_WEBSOCKET_LIMITS, "config.asgi:application"]
 
 
 class Servers(list):
@@ -119,8 +127,7 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
             port = free_port()
             log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally)
             process = subprocess.Popen(
-                [sys.executable, "-m", server_module(), "-b", "127.0.0.1", "-p", str(port),
-                 *WEBSOCKET_LIMITS, "config.asgi:application"],
+                serve_command(port),
                 cwd=ROOT, env=_server_env(env), stdout=log, stderr=subprocess.STDOUT,
             )
             processes.append((process, log))

@@ -53,3 +53,39 @@ def test_housekeeping_archives_stale_tables_forgets_old_results_and_comes_back_i
         status="READY", task_path=tables_housekeeping.module_path
     )
     assert timedelta(minutes=59) < again.run_after - clock.now() <= timedelta(hours=1)
+
+
+def test_an_in_process_worker_stops_after_running_is_cleared_and_starts_again_after_an_error(
+    monkeypatch,
+):
+    """tables.workers runs django-tasks-db's own loop (`Worker.run`) in a thread; its public
+    `running` flag stops it; a database error does not end the thread."""
+    from tables import workers
+
+    runs = []
+
+    def run(worker):
+        runs.append(worker)
+        if len(runs) == 1:
+            raise RuntimeError("the database went away")
+        worker.running = False
+
+    monkeypatch.setattr(workers.time, "sleep", lambda seconds: None)
+    monkeypatch.setattr(workers.Worker, "run", run)
+    worker = workers.worker_new()
+    workers.worker_loop(worker)
+    assert len(runs) == 2 and worker.running is False
+
+
+@pytest.mark.django_db(transaction=True)  # a worker opens and closes its own connections
+def test_django_tasks_db_worker_runs_a_queued_task_through_its_own_loop():
+    """The door we use: `Worker(...)` made as its `db_worker` command makes it; one pass
+    (batch) runs what is due and stops."""
+    from tables.workers import worker_new
+
+    workers_startup()
+    worker = worker_new()
+    worker.batch = True
+    worker.run()
+    done = DBTaskResult.objects.filter(task_path=tables_housekeeping.module_path)
+    assert done.filter(status="SUCCESSFUL").count() == 1  # (and the next one, an hour away)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from tables.workers import publisher_loop_start, worker_new, workers_startup
+from tables.workers import publisher_loop_start, workers_startup
 
 
 class Command(BaseCommand):
@@ -13,6 +15,8 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         publisher_loop_start()
         workers_startup()
-        worker = worker_new()
-        worker.configure_signals()
-        worker.run()
+        # django-tasks-db's own worker: SIGTERM lets the task in hand finish, then it exits.
+        call_command(
+            "db_worker", reload=False, startup_delay=False, interval=settings.TASK_POLL_INTERVAL,
+            verbosity=0,
+        )

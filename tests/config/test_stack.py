@@ -1,0 +1,105 @@
+"""Where we extend our libraries (docs/architecture.md), each through its public door: a test
+per door that fails loudly if the door changes."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from a2wsgi import WSGIMiddleware
+
+from config import server
+from tests.live import ROOT, free_port, run_async
+
+WAIT = 30  # seconds at most for what must happen (a busy machine never trips it)
+
+
+def _asgi_get(app, path: str = "/") -> tuple[int, bytes]:
+    """One GET through the ASGI app `app`: (status, body)."""
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": [], "client": ("127.0.0.1", 1), "server": ("t", 80),
+    }
+    run_async(app(scope, receive, send))
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return sent[0]["status"], body
+
+
+def test_a2wsgi_runs_every_request_in_a_thread_of_its_pool_kept_for_the_next():
+    """config.asgi: Django runs in a2wsgi's threads, which live on (so do their database
+    connections)."""
+    threads = []
+
+    def wsgi(environ, start_response):
+        threads.append(threading.get_ident())
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [environ["PATH_INFO"].encode()]
+
+    app = WSGIMiddleware(wsgi, workers=1)
+    answers = [_asgi_get(app, f"/{n}") for n in range(3)]
+    assert answers == [(200, b"/0"), (200, b"/1"), (200, b"/2")]
+    assert len(set(threads)) == 1 and threads[0] != threading.get_ident()
+
+
+def test_every_server_the_launcher_knows_is_given_the_application_and_the_port():
+    for name in server.SERVERS:
+        argv = server.server_argv(port=8123, server=name)
+        assert argv[:2] == [sys.executable, "-m"] and server.APPLICATION in argv, name
+        assert any("8123" in part for part in argv), name
+    with pytest.raises(ValueError):
+        server.server_argv(server="nginx")
+
+
+def test_the_launcher_serves_the_site_with_one_malloc_arena_and_a_small_message_limit(tmp_path):
+    """`python -m config.server` (what scripts/run.sh runs): the default server, its
+    environment, its pages, and a browser's websocket message over the limit closes it."""
+    import aiohttp
+
+    from tests.live import _migrate, _server_env, _wait_for_port
+
+    env = {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "TASK_WORKERS": "0"}
+    _migrate(env)
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "config.server", "--port", str(port)], cwd=ROOT,
+        env=_server_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_for_port(port, process)
+        environ = Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
+        assert b"MALLOC_ARENA_MAX=1" in environ
+        assert server.DEFAULT.encode() in Path(f"/proc/{process.pid}/cmdline").read_bytes()
+
+        async def visit() -> tuple[int, int | None]:
+            async with aiohttp.ClientSession() as http:
+                async with http.get(f"http://127.0.0.1:{port}/") as page:
+                    status = page.status
+                origin = {"Origin": f"http://127.0.0.1:{port}"}
+                async with http.ws_connect(
+                    f"ws://127.0.0.1:{port}/ws/mesa/nohay/", headers=origin
+                ) as socket:
+                    await socket.send_str("x" * (server.MAX_MESSAGE + 1))
+                    async with asyncio.timeout(WAIT):
+                        while not socket.closed:
+                            await socket.receive()
+                    return status, socket.close_code
+
+        status, close_code = run_async(visit())
+        assert status == 200
+        assert close_code in (1009, 4404)  # too big, or the unknown table's close came first
+    finally:
+        process.terminate()
+        process.wait(timeout=WAIT)
