@@ -18,9 +18,8 @@ import logging
 from typing import Protocol
 
 from channels.db import database_sync_to_async
+from django.db import connection
 
-from tables.models import Table
-from tables.prepared import column_by_id
 from tables.publish import viewer_html
 
 logger = logging.getLogger(__name__)
@@ -69,7 +68,15 @@ def unwatch(page: OpenPage) -> bool:
 
 
 def _versions(table_ids: list[int]) -> dict[int, int]:
-    return column_by_id(Table, "version", table_ids)
+    """{id: version} of the tables among `table_ids`: SQL of our own, as it runs twice a second
+    whatever the moves (Django took 220 of the 240 µs of `values_list("pk", "version")` to
+    write its SQL)."""
+    if not table_ids:
+        return {}
+    marks = ", ".join(["%s"] * len(table_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, version FROM tables_table WHERE id IN ({marks})", table_ids)
+        return dict(cursor.fetchall())
 
 
 async def _keep_watching() -> None:

@@ -4,6 +4,7 @@ loaded once (`TableSnapshot`); and one change as it was applied (`AppliedChange`
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +12,6 @@ from django.urls import reverse
 
 import ocholoco
 from tables.models import Seat, Table, TableEvent
-from tables.prepared import Prepared
 
 
 @dataclass
@@ -24,8 +24,9 @@ class TableSnapshot:
     match: Any = None
 
     @classmethod
-    def load(cls, table: Table) -> TableSnapshot:
-        seats = {s.number: s for s in _seats(table)}
+    def load(cls, table: Table, seats: Iterable[Seat] | None = None) -> TableSnapshot:
+        """`seats`: the table's, if they were read with it (prefetched); else they are read."""
+        seats = {s.number: s for s in (_seats(table) if seats is None else seats)}
         round_state = _decoded(table.pk, ROUND, table.round_state)
         match = _decoded(table.pk, MATCH, table.match_state)
         return cls(table=table, seats=seats, round=round_state, match=match)
@@ -41,15 +42,17 @@ class TableSnapshot:
 
 
 def _seats(table: Table) -> list[Seat]:
-    """The table's seats by number (seats prefetched with the table are taken as they are).
-    Seats order by their table first, which costs a join with the tables and a sort on their
-    creation time; one table's seats need only their number."""
-    if "seats" in getattr(table, "_prefetched_objects_cache", {}):
-        return list(table.seats.all())
-    seats = _seats_of(table.pk)
+    """The table's seats by number. Every move reads them: as a raw query, since Django took
+    several times as long to write a queryset's SQL as to run it (and seats order by their
+    table first, which costs a join with the tables and a sort on their creation time, when
+    one table's seats need only their number)."""
+    seats = list(Seat.objects.raw(_SEATS_SQL, [table.pk]))
     for seat in seats:
         seat.table = table  # as `table.seats` gives them: no query to reach their table
     return seats
+
+
+_SEATS_SQL = "SELECT * FROM tables_seat WHERE table_id = %s ORDER BY number"
 
 
 # --- Decoded game states ---------------------------------------------------------------------
@@ -91,9 +94,6 @@ def decoded_release(table_id: int) -> None:
 
 def decoded_forget() -> None:
     _kept.clear()
-
-
-_seats_of = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id).order_by("number"))
 
 
 @dataclass(frozen=True)
