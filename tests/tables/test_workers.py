@@ -55,26 +55,50 @@ def test_housekeeping_archives_stale_tables_forgets_old_results_and_comes_back_i
     assert timedelta(minutes=59) < again.run_after - clock.now() <= timedelta(hours=1)
 
 
-def test_an_in_process_worker_stops_after_running_is_cleared_and_starts_again_after_an_error(
+def test_an_in_process_worker_passes_over_the_queue_when_woken_until_stopped_errors_or_not(
     monkeypatch,
 ):
-    """tables.workers runs django-tasks-db's own loop (`Worker.run`) in a thread; its public
-    `running` flag stops it; a database error does not end the thread."""
+    """tables.workers runs django-tasks-db's worker (`Worker.run`, in batch mode: what is due,
+    then it returns) each time work is due; a database error ends a pass, not the thread; its
+    public `running` flag stops it."""
     from tables import workers
 
-    runs = []
+    passes, waits = [], []
 
     def run(worker):
-        runs.append(worker)
-        if len(runs) == 1:
+        passes.append(worker.batch)
+        if len(passes) == 1:
             raise RuntimeError("the database went away")
-        worker.running = False
+        if len(passes) == 3:
+            worker.running = False
 
     monkeypatch.setattr(workers.time, "sleep", lambda seconds: None)
     monkeypatch.setattr(workers.Worker, "run", run)
-    worker = workers.worker_new()
-    workers.worker_loop(worker)
-    assert len(runs) == 2 and worker.running is False
+    worker = workers.worker_new(batch=True)
+    workers.worker_loop(worker, wait=lambda: waits.append(len(passes)))
+    assert passes == [True, True, True] and worker.running is False
+    assert waits == [2, 3]  # after each pass that ended, not after the error
+
+
+@pytest.mark.django_db(transaction=True)  # the wake-up comes when the task's row commits
+def test_a_task_enqueued_in_this_process_wakes_its_workers_once_it_is_due(monkeypatch):
+    from django.db import transaction
+
+    from tables import workers
+
+    monkeypatch.setattr(workers, "_due", [])
+    workers.task_enqueued.connect(workers._task_enqueued)
+    try:
+        with transaction.atomic():
+            tables_housekeeping.using(run_after=clock.now() + timedelta(hours=1)).enqueue()
+            assert workers._due == []  # not before the commit
+        tables_housekeeping.enqueue()
+    finally:
+        workers.task_enqueued.disconnect(workers._task_enqueued)
+    later, now = sorted(workers._due, reverse=True)
+    assert later - now > 3000  # the first is due in an hour, the second at once
+    workers._wait_for_work()  # returns at once: the second is due
+    assert workers._due == [later]
 
 
 @pytest.mark.django_db(transaction=True)  # a worker opens and closes its own connections
