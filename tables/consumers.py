@@ -1,10 +1,15 @@
 """The table's websocket: one per page, thin, and asynchronous where it is busy.
 
+`table_socket` is an ASGI application of its own, on the ASGI websocket protocol and the
+channel layer's specification (Channels' consumer classes spent a thread hop before every
+message they handle, to close stale database connections: a frame touches no database, and a
+move sends one to every viewer).
+
 On connect the socket is accepted at once; the viewer proves their seat (from the session) and
 gets the whole current table (`tables.greeting`, sockets connecting together greeted in one
 database hop), so a dropped connection or a restart never leaves a stale page; they join the
 table's public group (chat messages) and either their seat's group or the watchers' group.
-After that the consumer forwards the frames `tables.publish` rendered for its groups, as they
+After that the socket forwards the frames `tables.publish` rendered for its groups, as they
 are. Presence is written in batches (`tables.presence`).
 
 Forwarding is most of what a consumer does (every viewer, every move), so it is asynchronous:
@@ -13,14 +18,17 @@ a synchronous consumer spent a thread of its own on every frame.
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 
 from tables import resync
 from tables.greeting import greet
 from tables.page_parts import greeting_parts_forget
 from tables.presence import presence_joined, presence_left
-from tables.publish import WATCHERS, frames_release, latest_frames
+from tables.publish import FRAGMENT_EVENT, WATCHERS, frames_release, latest_frames
 from tables.selectors import table_by_code
 
 REVOKED_HTML = (
@@ -35,63 +43,118 @@ def _code_serves(table_id: int, code: str) -> bool:
     return table is not None and table.pk == table_id
 
 
-class TableConsumer(AsyncWebsocketConsumer):
-    groups: list[str]
+async def table_socket(scope: dict, receive: Any, send: Any) -> None:
+    """The ASGI application of the table's socket (`tables.routing`)."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await TablePage(scope, send).serve(receive)
 
-    async def connect(self) -> None:
-        self.groups = []
-        self.table_id = None
-        self.code = self.scope["url_route"]["kwargs"]["code"]
+
+class TablePage:
+    """One open table page: its viewer, the groups it joined, the newest version it was sent
+    (`tables.resync` reads `version` and `awaited`)."""
+
+    def __init__(self, scope: dict, send: Any) -> None:
+        self.scope, self.base_send = scope, send
+        self.code = scope["url_route"]["kwargs"]["code"]
+        self.layer = get_channel_layer()
+        self.channel_name = ""
+        self.groups: list[str] = []
+        self.table_id: int | None = None
+        self.seat_number: int | None = None
+        self.version = 0
+        self.awaited: int | None = None
+
+    async def serve(self, receive: Any) -> None:
+        """Greet the page, then forward its groups' frames until it closes."""
+        client = frames = None
+        try:
+            if not await self.connect():
+                return
+            client = asyncio.ensure_future(receive())
+            frames = asyncio.ensure_future(self.layer.receive(self.channel_name))
+            while True:
+                await asyncio.wait({client, frames}, return_when=asyncio.FIRST_COMPLETED)
+                if client.done():
+                    if client.result()["type"] == "websocket.disconnect":
+                        return
+                    client = asyncio.ensure_future(receive())  # the page sends nothing else
+                if frames.done():
+                    if not await self.forward(frames.result()):
+                        return
+                    frames = asyncio.ensure_future(self.layer.receive(self.channel_name))
+        finally:
+            for task in (client, frames):
+                if task is not None and not task.done():
+                    task.cancel()
+            await self.disconnect()
+
+    async def connect(self) -> bool:
         # Accepted at once: the handshake never waits for the database (after a restart,
         # thousands of them did, and timed out); an unknown table is closed just after.
-        await self.accept()
+        await self.base_send({"type": "websocket.accept"})
         greeting = await greet(self.code, self.scope["session"])
         if greeting is None:
-            await self.close(code=4404)
-            return
+            await self.close(4404)
+            return False
         self.table_id, self.seat_number = greeting.table_id, greeting.seat_number
         self.version = greeting.version
+        self.channel_name = await self.layer.new_channel()
         self.groups = [greeting.group_name, greeting.audience_group]
         for group in self.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+            await self.layer.group_add(group, self.channel_name)
         resync.watch(self)  # a change pushed before the joins: the page catches up
         presence_joined(self.table_id, self.seat_number, self.channel_name)
         await self.send(text_data=greeting.html)
         # A change this process pushed while the greeting was made reached no group yet.
         newer = latest_frames(self.table_id)
         if newer is not None and newer.version > self.version:
+            audience = WATCHERS if self.seat_number is None else self.seat_number
             await self.table_fragment({
-                "version": newer.version,
-                "html": newer.page_html(
-                    WATCHERS if self.seat_number is None else self.seat_number
-                ) + newer.extra,
+                "version": newer.version, "html": newer.page_html(audience) + newer.extra,
             })
+        return True
 
-    async def disconnect(self, code: int) -> None:
+    async def disconnect(self) -> None:
+        if self.table_id is None:
+            return
         if resync.unwatch(self):  # the table's last page here: what is kept for it goes
             frames_release(self.table_id)
             greeting_parts_forget(self.table_id)
-        for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if self.table_id is not None:
-            presence_left(self.channel_name)
+        await self.leave_groups()
+        presence_left(self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        # Moves arrive by HTTP POST; the socket only pushes.
-        pass
+    async def forward(self, message: dict) -> bool:
+        """Handle a message of the page's groups; whether the page stays open."""
+        if message["type"] == FRAGMENT_EVENT:
+            await self.table_fragment(message)
+            return True
+        if message["type"] == "table.revoked":
+            return await self.table_revoked()
+        return True  # a message of a kind this page does not know: nothing to show
+
+    async def send(self, text_data: str) -> None:
+        await self.base_send({"type": "websocket.send", "text": text_data})
+
+    async def close(self, code: int = 1000) -> None:
+        await self.base_send({"type": "websocket.close", "code": code})
+
+    async def leave_groups(self) -> None:
+        for group in self.groups:
+            await self.layer.group_discard(group, self.channel_name)
+        self.groups = []
 
     async def table_fragment(self, event: dict) -> None:
         self.version = max(self.version, event.get("version", 0))
         await self.send(text_data=event["html"])
 
-    async def table_revoked(self, event: dict) -> None:
+    async def table_revoked(self) -> bool:
         """The invitation changed: a page that came by the old one stops (one that came by
         the players' link, an ex-player's, goes on)."""
         if await database_sync_to_async(_code_serves)(self.table_id, self.code):
-            return
+            return True
         resync.unwatch(self)
-        for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups = []
+        await self.leave_groups()
         await self.send(text_data=REVOKED_HTML)
         await self.close()
+        return False

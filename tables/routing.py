@@ -1,7 +1,7 @@
 from django.urls import path
 
-from tables.consumers import TableConsumer
+from tables.consumers import table_socket
 
 websocket_urlpatterns = [
-    path("ws/mesa/<str:code>/", TableConsumer.as_asgi()),
+    path("ws/mesa/<str:code>/", table_socket),
 ]
