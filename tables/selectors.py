@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
 from django.db.models import Prefetch, Q
 from django.http import Http404
 
@@ -107,14 +108,18 @@ def table_by_code(code: str) -> Table | None:
 def table_ref_or_404(code: str) -> Table:
     """The table at `code` for a post, or 404: only its id, version and links are read (no
     game state to decode; the rest is deferred); the service reads the table whole under its
-    lock. Every move's post reads it: as a raw query, since Django took several times as long
-    to write the queryset's SQL (`table_by_code`'s, `only` these) as to run it."""
-    table = next(iter(Table.objects.raw(_TABLE_REF_SQL, [code, code])), None)
-    if table is None:
+    lock. Every move's post reads it: as SQL of our own, since Django took several times as
+    long to write the queryset's SQL (`table_by_code`'s, `only` these) as to run it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TABLE_REF_SQL, [code, code])
+        row = cursor.fetchone()
+    if row is None:
         raise Http404("Esa mesa no existe.")
-    return table
+    # `Model.from_db`, as the ORM makes a row's instance (the columns not read are deferred).
+    return Table.from_db(connection.alias, _TABLE_REF_FIELDS, row)
 
 
+_TABLE_REF_FIELDS = ["id", "code", "player_code", "version"]
 _TABLE_REF_SQL = (
     "SELECT id, code, player_code, version FROM tables_table"
     " WHERE code = %s OR player_code = %s ORDER BY created_at DESC LIMIT 1"
