@@ -36,13 +36,17 @@ def server_argv(*, host: str = "127.0.0.1", port: int = 8000, server: str = DEFA
             "--ws-max-size", str(MAX_MESSAGE), "--ws-per-message-deflate", "false",
             "--ws-ping-interval", str(PING_INTERVAL), "--ws-ping-timeout", str(PING_TIMEOUT),
             "--backlog", str(BACKLOG), "--lifespan", "off", "--no-access-log",
+            "--log-level", "warning",
             "--timeout-graceful-shutdown", "10",
         ]
     if server == "daphne":
         return [
             python, "-m", "daphne", "-e", f"tcp:port={port}:interface={host}:backlog={BACKLOG}",
+            # autobahn's limits bind both ways: a browser's frame over the limit closes the
+            # socket, and a push is at most 512 KiB (the largest, a table and its chat, is
+            # far less).
             "--websocket-max-frame-size", str(MAX_MESSAGE),
-            "--websocket-max-message-size", str(MAX_MESSAGE),
+            "--websocket-max-message-size", str(512 * 1024),
             "--websocket_connect_timeout", "60", "--ping-interval", str(PING_INTERVAL),
             "--ping-timeout", str(PING_TIMEOUT), APPLICATION,
         ]
