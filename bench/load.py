@@ -356,7 +356,7 @@ class Viewer:
                        "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
             clean = False
             try:
-                async with self.bench.http.ws_connect(
+                async with self.bench.sockets.ws_connect(
                     url, headers=headers, max_msg_size=0, autoping=True
                 ) as socket:
                     self.socket = socket
@@ -407,6 +407,7 @@ class Move:
     answered: float
     applied: int  # how many of its POSTs answered 200 (duplicates scenario: should be 1)
     view: float | None = None  # the server's own time in the view (its Server-Timing), s
+    last_viewer: float | None = None  # until its last viewer was updated, s
 
 
 @dataclass
@@ -429,6 +430,7 @@ class Bench:
         self.web = [s for s in servers if s.kind == "web"]
         self.urls = [s.url for s in self.web]
         self.http: aiohttp.ClientSession
+        self.sockets: aiohttp.ClientSession  # the pages' websockets
         self.tables: list[Table] = []
         self.moves: list[Move] = []
         self.statuses: Counter = Counter()  # (what, status) of every POST
@@ -436,6 +438,8 @@ class Bench:
         self.refusals: Counter = Counter()  # (what, status, the notice's text)
         self.loop_lag: list[tuple[float, float]] = []
         self.cpu_last: dict[int, int] = {}
+        self.cpu_sampled: tuple[float, int] | None = None  # (when, the servers' ticks)
+        self.cpu_shares: list[tuple[float, float]] = []  # (when, share of a core since)
         self.window = (0.0, 0.0)
         self.fault_notes: list[str] = []
         self.fault_window = (0.0, 0.0)
@@ -620,10 +624,16 @@ class Bench:
             await asyncio.sleep(0.1)
             after = time.monotonic()
             self.loop_lag.append((after, after - before - 0.1))
+            total = 0
             for server in self.servers:
                 ticks = cpu_ticks(server.pid)
                 if ticks is not None:
                     self.cpu_last[server.pid] = ticks
+                total += self.cpu_last.get(server.pid, 0)
+            if self.cpu_sampled is not None:  # the servers' share of a core since the last
+                at, ticks = self.cpu_sampled
+                self.cpu_shares.append((after, (total - ticks) / CLOCK_TICK / (after - at)))
+            self.cpu_sampled = (after, total)
 
     def server_cpu(self) -> int:
         for server in self.servers:
@@ -690,9 +700,14 @@ class Bench:
         args = self.args
         timeout = aiohttp.ClientTimeout(total=30)
         connector = aiohttp.TCPConnector(limit=0)
+        # Sockets on connections of their own, as a browser opens them (never an idle
+        # connection of earlier requests, which a server may still be closing).
         async with aiohttp.ClientSession(
             connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar()
-        ) as self.http:
+        ) as self.http, aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, force_close=True),
+            cookie_jar=aiohttp.DummyCookieJar(),
+        ) as self.sockets:
             if args.churn:
                 await self.churn()
                 return
@@ -949,7 +964,31 @@ def update_delays(
         pairs += delays
         if delays:
             last.append(max(delays))
+            move.last_viewer = max(delays)
     return pairs, last, never
+
+
+def slowest_seconds(bench: Bench, count: int = 3) -> str:
+    """The seconds of the window whose moves waited longest for their last viewer, each with
+    its moves' worst delay and how busy the server and this client were meanwhile: a pause
+    (one slow second, the server idle) reads differently from saturation (busy throughout)."""
+    w0, w1 = bench.window
+    worst: dict[int, float] = {}
+    for move in bench.moves:
+        if w0 <= move.sent <= w1 and move.last_viewer is not None:
+            second = int(move.sent - w0)
+            worst[second] = max(worst.get(second, 0.0), move.last_viewer)
+    parts = []
+    for second in sorted(worst, key=worst.get, reverse=True)[:count]:
+        start = w0 + second
+        busy = [share for at, share in bench.cpu_shares if start <= at < start + 1]
+        lag = [late for at, late in bench.loop_lag if start <= at < start + 1]
+        parts.append(
+            f"+{second} s: {worst[second] * 1000:.0f} ms (server "
+            f"{max(busy, default=0) * 100:.0f}% of a core, client loop late "
+            f"{max(lag, default=0) * 1000:.0f} ms)"
+        )
+    return "; ".join(parts)
 
 
 def robot_lags(bench: Bench) -> tuple[list[float], int]:
@@ -1048,6 +1087,7 @@ def report(bench: Bench, db_env: dict[str, str]) -> None:
         print("move -> viewer updated, from the POST sent:")
         print(f"  every (move, viewer): {ms(pairs)}")
         print(f"  last viewer of a move: {ms(last)}")
+        print(f"  slowest seconds: {slowest_seconds(bench)}")
         if never:
             print(f"  (move, viewer) pairs never updated by the end: {never}")
         lateness = [x for t in bench.tables for x in t.lateness]
