@@ -13,7 +13,7 @@ import pytest
 from a2wsgi import WSGIMiddleware
 
 from config import server
-from tests.live import ROOT, free_port, run_async
+from tests.live import ROOT, _server_env, _wait_for_port, free_port, fresh_database, run_async
 
 WAIT = 30  # seconds at most for what must happen (a busy machine never trips it)
 
@@ -63,15 +63,16 @@ def test_every_server_the_launcher_knows_is_given_the_application_and_the_port()
         server.server_argv(server="nginx")
 
 
-def test_the_launcher_serves_the_site_with_one_malloc_arena_and_a_small_message_limit(tmp_path):
+def test_the_launcher_serves_the_site_with_one_malloc_arena_and_a_small_message_limit():
     """`python -m config.server` (what scripts/run.sh runs): the default server, its
     environment, its pages, and a browser's websocket message over the limit closes it."""
+    with fresh_database() as database:
+        _serve_and_visit({**database, "TASK_WORKERS": "0"})
+
+
+def _serve_and_visit(env: dict[str, str]) -> None:
     import aiohttp
 
-    from tests.live import _migrate, _server_env, _wait_for_port
-
-    env = {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "TASK_WORKERS": "0"}
-    _migrate(env)
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "config.server", "--port", str(port)], cwd=ROOT,
