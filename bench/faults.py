@@ -5,7 +5,7 @@ tests/scale/test_faults.py (which asserts only that they do), over several runs.
     .venv/bin/python bench/faults.py --only redis,kill --runs 10
 
 It needs PostgreSQL's initdb and pg_ctl and redis-server, and starts a PostgreSQL cluster and a
-Redis of its own (free ports, temporary folders; never the machine's), and two daphne
+Redis of its own (free ports, temporary folders; never the machine's), and two server
 processes on a fresh database of that cluster for every run. The people and their pages are
 the fault tests' own (tests/scale/faults.py): HTTP posts and websockets with a browser's
 cookies; a page reconnects 0.3 s after its socket closes, as the page's script does.
@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 import aiohttp  # noqa: E402
 
-from tests.live import daphne_processes  # noqa: E402
+from tests.live import server_processes  # noqa: E402
 from tests.scale.faults import (  # noqa: E402
     PrivatePostgres,
     PrivateRedis,
@@ -64,7 +64,7 @@ Figures = dict[str, list[float]]
 
 
 def two_servers(cluster: PrivatePostgres, redis: PrivateRedis):
-    return daphne_processes(
+    return server_processes(
         {"DATABASE_URL": cluster.new_database(), "REDIS_URL": redis.url,
          "CHANNEL_PREFIX": f"b{time.monotonic_ns()}"},
         count=2,

@@ -3,7 +3,7 @@
     .venv/bin/python bench/feel.py [--rtt 0 150 300] [--plays 30] [--draws 10] [--refusals 10]
         [--phases] [--code DIR ...] [--rounds N]
 
-Starts daphne on a fresh database (robots 0.2 s apart) and, for each round trip, a TCP proxy
+Starts the server on a fresh database (robots 0.2 s apart) and, for each round trip, a TCP proxy
 of its own that delays every byte by half the round trip each way (HTTP and the table's
 socket alike). Real Chromium opens a table through the proxy against a Fácil robot and plays
 it, and prints per case the p50 / p99 (ms) of:
@@ -389,7 +389,7 @@ def print_phases(samples: list[dict]) -> None:
 
 @contextlib.contextmanager
 def server(code: Path) -> Iterator[int]:
-    """daphne serving checkout `code` on a fresh SQLite database of its own, as in production
+    """The server serving checkout `code` on a fresh SQLite database of its own, as in production
     (DEBUG off, its static files collected; robots 0.2 s apart); yields its port."""
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, **GENEROUS_LIMITS, "DEBUG": "0", "ROBOT_DELAY": "0.2",

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/page_weight.py [--runs 5]
 
-Collects the static files and starts daphne as in production (DEBUG off, static files
+Collects the static files and starts the server as in production (DEBUG off, static files
 compressed by WhiteNoise), on a fresh database, opens a table with a robot, and for a
 first visit (empty cache) prints every resource the table page transfers (HTML, CSS, JS,
 the figures of the court cards on screen, in the viewer's deck) with its compressed size,
@@ -28,7 +28,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.browser.helpers import open_table  # noqa: E402
 from tests.conftest import CHROMIUM_ARGS  # noqa: E402
-from tests.live import daphne_servers  # noqa: E402
+from tests.live import live_servers  # noqa: E402
 
 BUDGET = 150 * 1024
 
@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     collect_static()
-    with daphne_servers(1, **PRODUCTION) as (url,), sync_playwright() as p:
+    with live_servers(1, **PRODUCTION) as (url,), sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         host_context = browser.new_context()
         host = host_context.new_page()

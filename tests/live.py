@@ -117,8 +117,9 @@ class Servers(list):
 
 
 @contextmanager
-def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
-    """`count` daphne processes with `env` (a database from `fresh_database`, settings)."""
+def server_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
+    """`count` server processes (`python -m config.server`) with `env` (a database from
+    `fresh_database`, settings)."""
     processes, urls = [], Servers()
     urls.env = env
     urls.processes = []
@@ -149,12 +150,12 @@ def daphne_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
 
 
 @contextmanager
-def daphne_servers(count: int = 1, **settings: str) -> Iterator[Servers]:
-    """`count` daphne processes sharing one fresh database (and REDIS_URL, if set)."""
+def live_servers(count: int = 1, **settings: str) -> Iterator[Servers]:
+    """`count` server processes sharing one fresh database (and REDIS_URL, if set)."""
     with fresh_database() as db_env:
         prefix = f"t{uuid.uuid4().hex[:8]}"
         env = {**db_env, "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix, **settings}
-        with daphne_processes(env, count) as servers:
+        with server_processes(env, count) as servers:
             yield servers
 
 

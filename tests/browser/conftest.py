@@ -1,4 +1,4 @@
-"""Browser tests: Debian's Chromium driven by Playwright against a real daphne server.
+"""Browser tests: Debian's Chromium driven by Playwright against a real server.
 
 The browser itself (`browser`, `new_page`) is shared by every test folder: tests/conftest.py.
 """
@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.live import Servers, daphne_servers
+from tests.live import Servers, live_servers
 
 
 @pytest.fixture(scope="session")
 def servers() -> Servers:
-    with daphne_servers(1, ROBOT_DELAY="0.15") as running:
+    with live_servers(1, ROBOT_DELAY="0.15") as running:
         yield running
 
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 import ocholoco
 from bench.page_weight import BUDGET, PRODUCTION, collect_static, first_visit
 from tests.browser.helpers import open_table
-from tests.live import daphne_servers, set_round
+from tests.live import live_servers, set_round
 from tests.tables.helpers import position
 
 # Five figures on screen, where a deal shows one or two on average.
@@ -23,7 +23,7 @@ TOP = "QC"
 @pytest.fixture(scope="module")
 def production():
     collect_static()
-    with daphne_servers(1, **PRODUCTION) as servers:
+    with live_servers(1, **PRODUCTION) as servers:
         yield servers
 
 

@@ -8,7 +8,7 @@ import uuid
 from playwright.sync_api import expect
 
 from tests.browser.helpers import open_table
-from tests.live import daphne_processes, fresh_database
+from tests.live import fresh_database, server_processes
 
 
 def test_a_robot_turn_left_pending_is_played_after_the_server_restarts(browser):
@@ -17,7 +17,7 @@ def test_a_robot_turn_left_pending_is_played_after_the_server_restarts(browser):
         context = browser.new_context()
         page = context.new_page()
         # A server without task workers: the robot's turn stays queued.
-        with daphne_processes({**env, "TASK_WORKERS": "0"}) as (url,):
+        with server_processes({**env, "TASK_WORKERS": "0"}) as (url,):
             table_url = open_table(page, url, "Ana")
             page.click("text=AGREGAR ROBOT")
             expect(page.locator("#board .badge")).to_have_count(1)
@@ -28,7 +28,7 @@ def test_a_robot_turn_left_pending_is_played_after_the_server_restarts(browser):
             expect(page.locator("#board .player.seat-1")).to_have_class(re.compile("is-turn"))
             version = int(page.locator("#board").get_attribute("data-version"))
             path = table_url.removeprefix(url)
-        with daphne_processes({**env, "TASK_WORKERS": "1"}) as (url,):
+        with server_processes({**env, "TASK_WORKERS": "1"}) as (url,):
             page.goto(url + path)
             page.wait_for_function(
                 "v => parseInt(document.querySelector('#board').dataset.version) > v",

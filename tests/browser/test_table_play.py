@@ -1,4 +1,4 @@
-"""A table played in real Chromium against a real daphne server, as people would."""
+"""A table played in real Chromium against a real server, as people would."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import open_table
 from tests.conftest import PHONE
-from tests.live import ROOT, daphne_processes, fresh_database
+from tests.live import ROOT, fresh_database, server_processes
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +32,7 @@ def server_with_staff() -> Iterator[str]:
             cwd=ROOT, env={**os.environ, **env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
             check=True, capture_output=True,
         )  # fmt: skip
-        with daphne_processes(env) as urls:
+        with server_processes(env) as urls:
             yield urls[0]
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import aiohttp
 import psycopg
 
-from tests.live import _migrate, daphne_processes, free_port
+from tests.live import _migrate, free_port, server_processes
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 # Bounds every wait for a state that must come (a page catching up, a server taking moves
@@ -449,11 +449,11 @@ def private_postgres() -> Iterator[PrivatePostgres]:
 
 @contextmanager
 def server_on(cluster: PrivatePostgres, database: str) -> Iterator[str]:
-    """One daphne process on the private cluster (started if it was left stopped), its
+    """One server process on the private cluster (started if it was left stopped), its
     channel layer in memory: for the faults of the database alone."""
     if not cluster.running():
         cluster.start()
     env = {"DATABASE_URL": database, "REDIS_URL": "", "TASK_WORKERS": "0",
            "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}"}
-    with daphne_processes(env) as (server,):
+    with server_processes(env) as (server,):
         yield server

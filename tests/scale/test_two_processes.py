@@ -1,4 +1,4 @@
-"""Scale-out: two daphne processes on one PostgreSQL database and one Redis share tables."""
+"""Scale-out: two server processes on one PostgreSQL database and one Redis share tables."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import board_version, join_table, open_table
-from tests.live import daphne_servers
+from tests.live import live_servers
 
 pytestmark = [
     pytest.mark.scale,
@@ -21,7 +21,7 @@ pytestmark = [
 
 
 def test_a_viewer_on_one_process_sees_a_move_made_on_the_other(new_page):
-    with daphne_servers(2, ROBOT_DELAY="0.2") as (first, second):
+    with live_servers(2, ROBOT_DELAY="0.2") as (first, second):
         host = new_page()
         url = open_table(host, first, "Ana")
         guest = new_page()

@@ -18,7 +18,7 @@ import pytest
 from django.test import RequestFactory
 
 from tables.limits import client_address
-from tests.live import ROOT, daphne_servers
+from tests.live import ROOT, live_servers
 
 from .helpers import Person
 
@@ -114,7 +114,7 @@ class Browserless:
 
 def test_the_limits_hold_across_two_server_processes():
     # Windows of a day: the counts cannot straddle two (the servers' clocks are real).
-    with daphne_servers(2, RATE_TABLE_OPEN="4/d", RATE_CHAT="5/d") as servers:
+    with live_servers(2, RATE_TABLE_OPEN="4/d", RATE_CHAT="5/d") as servers:
         host = Browserless()
         host.get(servers[0] + "/")  # a CSRF cookie, as a first visit gives
         opened = [
