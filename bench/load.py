@@ -7,8 +7,9 @@
     .venv/bin/python bench/load.py --pages 2,6,10 --code . --code ../other-checkout
     .venv/bin/python bench/load.py --churn 10 --tables 60 --spectators 8
 
-It starts the server(s) itself with DEBUG off: `embedded` is one daphne on SQLite with the
-in-memory channel layer (what `scripts/run.sh` runs); `multi` is N daphne processes on a fresh
+It starts the server(s) itself with DEBUG off: `embedded` is one server process (`python -m
+config.server`) on SQLite with the in-memory channel layer (what `scripts/run.sh` runs);
+`multi` is N such processes on a fresh
 PostgreSQL database (127.0.0.1:5432, user postgres) and the Redis at 127.0.0.1:6379, with a
 channel prefix of the run's own. It sets tables up as browsers do (GET for the CSRF cookie,
 ABRIR MESA, SENTARME, EMPEZAR), opens every seat's and spectator's websocket with the page's
@@ -1019,7 +1020,9 @@ def log_check(bench: Bench, db_env: dict[str, str]) -> list[str]:
     from django.db import connections
 
     # A later run of the same benchmark: Django is set up already, on an earlier database.
+    # (No connection pool here: a pool keeps the database it was opened on.)
     connections.close_all()
+    connections["default"].settings_dict["OPTIONS"].pop("pool", None)
     if "SQLITE_PATH" in db_env:
         connections["default"].settings_dict["NAME"] = db_env["SQLITE_PATH"]
     else:
@@ -1192,7 +1195,7 @@ def fault_report(bench: Bench) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=["embedded", "multi"], default="embedded")
-    parser.add_argument("--processes", type=int, default=2, help="daphne processes (multi)")
+    parser.add_argument("--processes", type=int, default=2, help="server processes (multi)")
     parser.add_argument("--workers", type=int, default=0, help="background worker processes")
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--spectators", type=int, default=4, help="spectators per table")

@@ -1,6 +1,6 @@
 """Faults: Redis restarting, a process killed, PostgreSQL restarting.
 
-Real daphne processes, real HTTP posts and websockets opened with a browser's cookies, as the
+Real server processes, real HTTP posts and websockets opened with a browser's cookies, as the
 pages do (tests/scale/faults.py). What must happen is asserted: every page catches up with the
 table as it is, no committed move ever answers 500 or is lost, a database that cannot be
 reached answers "try again" and moves are taken again once it is back. How long each of those
@@ -21,7 +21,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.live import daphne_servers, run_async
+from tests.live import live_servers, run_async
 from tests.scale.faults import (
     REDIS_SERVER,
     TRY_AGAIN,
@@ -50,7 +50,7 @@ OUTAGE_TRIES = 3
 @pytest.mark.skipif(not ON_POSTGRES, reason="needs DATABASE_URL (PostgreSQL)")
 @pytest.mark.skipif(not Path(REDIS_SERVER).exists(), reason="needs redis-server")
 def test_a_redis_restart_loses_no_move_and_every_page_catches_up():
-    with private_redis() as redis, daphne_servers(2, REDIS_URL=redis.url) as servers:
+    with private_redis() as redis, live_servers(2, REDIS_URL=redis.url) as servers:
         first, second = servers
         database = servers.env["DATABASE_URL"]
 
@@ -96,7 +96,7 @@ def test_a_redis_restart_loses_no_move_and_every_page_catches_up():
     reason="needs DATABASE_URL (PostgreSQL) and REDIS_URL",
 )
 def test_the_viewers_of_a_killed_process_play_on_a_live_one():
-    with daphne_servers(2) as servers:
+    with live_servers(2) as servers:
         doomed, live = servers
         database = servers.env["DATABASE_URL"]
 
@@ -193,8 +193,9 @@ def test_a_postgresql_restart_answers_try_again_and_loses_no_move(postgres):
 
 
 def test_moves_are_taken_again_after_postgresql_was_away_for_a_while(postgres):
-    """Away longer than the connection pool's first tries: it keeps trying, and does not
-    give up (bench/faults.py --only outage says how soon after the return)."""
+    """Away longer than the connection pool's tries of a connection: the next request asks
+    for one anew, so the site is back as soon as PostgreSQL is (bench/faults.py --only outage
+    says how soon)."""
     cluster, database = postgres
     with server_on(cluster, database) as server:
 
