@@ -68,11 +68,16 @@ def card_with_article(card: Card | str) -> str:
     return ("la " if card.rank in _FEMININE else "el ") + card_name(card)
 
 
-def describe_event(event: Event, name_of: Callable[[int], str]) -> str:
-    """One line of the table's log, e.g. ``"Ana jugó el 8 de corazones y pidió picas"``."""
-    who = name_of(event.player)
+def describe_event(event: Event, name_of: Callable[[int], str], me: int | None = None) -> str:
+    """One line of the table's log, e.g. ``"Ana jugó el 8 de corazones y pidió picas"``; told
+    to player ``me``, their own events are said to them: ``"Jugaste el 8 de corazones y
+    pediste picas"``."""
     card = card_with_article(event.card) if event.card else ""
     cards = "una carta" if event.count == 1 else f"{event.count} cartas"
+    if me is not None and event.player == me and event.kind in _YOURS:
+        asked = f" y pediste {SUIT_NAMES[event.suit]}" if event.suit else ""
+        return _YOURS[event.kind].format(card=card, cards=cards, suit=asked)
+    who = name_of(event.player)
     return {
         "open": f"Abre la mesa {card}",
         "back": f"Salió {card}: vuelve al medio del mazo",
@@ -87,3 +92,16 @@ def describe_event(event: Event, name_of: Callable[[int], str]) -> str:
         "announce": f"{who} dijo «¡Última carta!»",
         "caught": f"{who} no dijo «¡Última carta!» y robó {cards}",
     }[event.kind]
+
+
+# A player's own events, said to them.
+_YOURS = {
+    "play": "Jugaste {card}{suit}",
+    "draw": "Robaste una carta",
+    "penalty": "Robaste {cards} y pierdes el turno",
+    "pass": "Pasaste",
+    "skip": "Pierdes el turno",
+    "out": "Te quedaste sin cartas",
+    "announce": "Dijiste «¡Última carta!»",
+    "caught": "No dijiste «¡Última carta!» y robaste {cards}",
+}

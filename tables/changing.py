@@ -99,7 +99,8 @@ def changing(table_id: int) -> Iterator[Change]:
         table_changed(
             AppliedChange(
                 snapshot=TableSnapshot(
-                    table=table, seats=change.seats, round=change.round, match=change.match
+                    table=table, seats=change.seats, round=change.round, match=change.match,
+                    events=tuple(events),
                 ),
                 events=events,
                 turn_passed_to=turn_passed_to,

@@ -14,7 +14,7 @@ from typing import Any
 import ocholoco
 from tables.card_display import card_info, cards_info, hand_grid, suit_info
 from tables.models import Seat, Table
-from tables.narration import names_joined
+from tables.narration import log_lines, names_joined
 from tables.round_history import round_proof
 from tables.snapshot import TableSnapshot
 
@@ -77,6 +77,9 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
         "version": table.version,
         "rules": table.rules,
         "players": players,
+        # The game log's lines of the change this version is (none when loaded afresh: a page
+        # that missed versions asks for them, `views.table_log_since`).
+        "log_feed": log_lines(snapshot.events, snapshot) if snapshot.events else [],
         "status": table.status,
         "deal_commitment": table.deal_commitment if state is not None else "",
         "free_seats": table.seat_count - len(snapshot.seats),
@@ -233,6 +236,7 @@ def panel_context(
         ]
         info["needs_suit"] = len(info["suit_moves"]) > 1
         info["why_not"] = "" if moves or not my_turn else ocholoco.why_not_playable(state, card)
+        info["spoken_why"] = _spoken_why_not(info["why_not"], view.active_suit)
         hand.append(info)
     context.update(
         hand=hand,
@@ -245,4 +249,39 @@ def panel_context(
         pending_draw=view.pending_draw,
         in_match=True,
     )
+    if my_turn:
+        context.update(
+            turn_key=f"{table.deal_commitment[:16]}.{_turn_start(view.history, player)}",
+            turn_hint=_turn_hint(view),
+        )
     return context
+
+
+def _spoken_why_not(why_not: str | None, active_suit: str) -> str:
+    """Why a card cannot be played, as its accessible name ends: "no: el palo es picas"."""
+    if not why_not:
+        return ""
+    if why_not.startswith("Tienes que jugar"):  # the suit in force (or the top card's rank)
+        return f"no: el palo es {ocholoco.SUIT_NAMES[active_suit]}"
+    return "no: " + why_not[0].lower() + why_not[1:]
+
+
+def _turn_start(history: tuple[ocholoco.Event, ...], player: int) -> int:
+    """Where the player's turn in course began in the round's history: after the last event
+    of someone else (a draw that keeps the turn, or a reshuffle for it, is the same turn)."""
+    start = len(history)
+    while start and history[start - 1].player == player and history[start - 1].kind not in (
+        "open", "back",
+    ):
+        start -= 1
+    return start
+
+
+def _turn_hint(view: Any) -> str:
+    """What the turn asks, said with "Tu turno": "roba 2", "el palo es picas"."""
+    parts = []
+    if view.pending_draw:
+        parts.append(f"roba {view.pending_draw}")
+    if view.active_suit != view.top.suit:  # named by an 8 (or left by a joker)
+        parts.append(f"el palo es {ocholoco.SUIT_NAMES[view.active_suit]}")
+    return ", ".join(parts)

@@ -4,6 +4,9 @@ public log of the round in course."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import ocholoco
 from tables.models import Seat, Table, TableEvent
 from tables.snapshot import TableSnapshot
@@ -153,3 +156,86 @@ def round_log(snapshot: TableSnapshot) -> list[str]:
         ocholoco.describe_event(event, lambda player: seats[order[player]].name)
         for event in snapshot.round.history
     ]
+
+
+# --- The game log, as each viewer hears it ---------------------------------------------------
+# Every event of the table becomes lines of the page's game log (a `role="log"` region): each
+# line with the seat whose it is and, for that seat's own page, the line said to them.
+
+# Non-move events said to the seat they are about.
+_YOURS = {
+    "seated": "Te sentaste a la mesa.",
+    "abandoned": "Abandonaste: un robot juega tu lugar.",
+    "host_changed": "Ahora manejas tú la mesa.",
+    "timeout": "Se te acabó el tiempo: un robot jugó tu turno.",
+    "away": "No volviste en tres turnos: un robot juega por ti.",
+    "back": "Volviste a jugar.",
+    "replaced_by_robot": "La moderación puso un robot en tu lugar.",
+}
+
+
+def log_lines(
+    events: Iterable[TableEvent], snapshot: TableSnapshot
+) -> list[dict[str, Any]]:
+    """The game log's lines for `events` (oldest first), each a dict: `key` (unique and
+    increasing within the table), `version`, `seat` (whose line it is, or None), `text` (as
+    everyone hears it) and `you` (as that seat hears it, or "")."""
+    seats, table = snapshot.seats, snapshot.table
+    order = table.match_seats
+    rules = snapshot.match.rules if snapshot.match is not None else None
+
+    def name_of(player: int) -> str:
+        seat = seats.get(order[player]) if player < len(order) else None
+        return seat.name if seat else "Alguien"
+
+    lines: list[dict[str, Any]] = []
+    events = list(events)
+    # The round in course is the one the last "round_started" of these events started.
+    starts = [e for e in events if e.kind == "round_started"]
+    opening = starts[-1] if starts and snapshot.round is not None else None
+
+    def add(event: TableEvent, seat: int | None, text: str, you: str = "") -> None:
+        lines.append({
+            "key": f"{event.pk}.{len(lines)}", "version": event.version, "seat": seat,
+            "text": text, "you": you,
+        })
+
+    for event in events:
+        if event.kind == "move":
+            player = order.index(event.seat) if event.seat in order else 0
+            for told in _move_events(event, player):
+                seat = order[told.player] if told.player < len(order) else None
+                text = ocholoco.describe_event(told, name_of)
+                you = ocholoco.describe_event(told, name_of, me=told.player)
+                if told.kind == "play" and _reverses(rules, told.card, len(order)):
+                    text, you = text + ": cambia el sentido", you + ": cambia el sentido"
+                add(event, seat, text + ".", you + "." if you != text else "")
+            continue
+        text = event_text(event, seats)
+        if text:
+            you = _YOURS.get(event.kind, "") if event.seat is not None else ""
+            add(event, event.seat, text, you)
+        if event is opening:
+            # The card that opens the pile (and any 8 turned back into the stock).
+            for told in snapshot.round.history:
+                if told.kind not in ("open", "back"):
+                    break
+                add(event, None, ocholoco.describe_event(told, name_of) + ".")
+    return lines
+
+
+def _reverses(rules: Any, card: Any, players: int) -> bool:
+    """Whether playing `card` turned the direction of play (a reverse card, three or more)."""
+    if rules is None or card is None or players < 3:
+        return False
+    effect = rules.effect(card.rank)
+    return effect is not None and effect.kind == "reverse"
+
+
+def table_log_lines(table: Table, since_version: int, limit: int = 300) -> list[dict[str, Any]]:
+    """The game log's lines of every event after `since_version` (at most the last `limit`),
+    read from the table's log: what a page that missed some versions has not heard."""
+    events = list(
+        table.events.filter(version__gt=since_version).order_by("-id")[:limit]
+    )[::-1]
+    return log_lines(events, TableSnapshot.load(table))

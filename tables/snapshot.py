@@ -22,6 +22,9 @@ class TableSnapshot:
     seats: dict[int, Seat]
     round: Any = None
     match: Any = None
+    # The log entries of the change this snapshot is the result of (empty when loaded): what
+    # the board's game log gets for this version.
+    events: tuple[TableEvent, ...] = ()
 
     @classmethod
     def load(cls, table: Table, seats: Iterable[Seat] | None = None) -> TableSnapshot:

@@ -29,6 +29,7 @@ urlpatterns = [
     path("mesa/<str:code>/enlace/", views.link_renew, name="link_renew"),
     path("mesa/<str:code>/resumen/", views.table_away, name="table_away"),
     path("mesa/<str:code>/registro/", views.table_log, name="table_log"),
+    path("mesa/<str:code>/lineas/", views.table_log_since, name="table_log_since"),
     path("mesa/<str:code>/historial/", views.table_history_page, name="table_history"),
     path("mesa/<str:code>/ronda/<int:round_id>/", views.round_replay_page, name="round_replay"),
     path(

@@ -29,7 +29,7 @@ from tables.identity import SESSION_KEY, page_code, proven_seat, remember_seat, 
 from tables.invitation_views import link_previews
 from tables.limits import per_address
 from tables.models import Seat, Table, TableRound
-from tables.narration import away_summary, round_log
+from tables.narration import away_summary, round_log, table_log_lines
 from tables.page_parts import page_parts_context
 from tables.preview import invitation_meta, invitation_preview
 from tables.publish import latest_frames
@@ -177,6 +177,19 @@ def table_log(request: HttpRequest, code: str) -> HttpResponse:
     lines = round_log(TableSnapshot.load(table))
     context = {"lines": lines, "table": table, "proof": round_proof(table)}
     return HttpResponse(render_to_string("tables/table.html#log", context))
+
+
+@require_GET
+def table_log_since(request: HttpRequest, code: str) -> HttpResponse:
+    """The game log's lines after version `desde`, for a page that missed some (it was away,
+    or reconnected): the same lines the board's pushes carry, public to anyone at the table."""
+    table = table_or_404(code)
+    since = _int(request.GET.get("desde"))
+    if since is None or since < 0:
+        return HttpResponse("Falta desde qué versión leer las jugadas.", status=400)
+    lines = table_log_lines(table, min(since, table.version))
+    context = {"log_feed": lines, "version": table.version}
+    return HttpResponse(render_to_string("tables/table.html#log_feed", context))
 
 
 # --- Finished rounds: replay, fairness, history (anyone with the table's link) ----------------

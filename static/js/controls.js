@@ -39,14 +39,26 @@
   };
   function inButtons() { return buttons().indexOf(document.activeElement) >= 0; }
 
-  // Focus survives the swap of the panel: the same card (or button) is focused again.
+  // Focus survives the swap of the panel: the same card (or button) is focused again. A card
+  // just played may have lost the focus before the answer came (it leaves the hand at the
+  // tap): the panel's last focused place stands for it then.
   let focusKey = null;
+  let lastInPanel = null;
+  function keyOf(el) {
+    return el.dataset.card ? { card: el.dataset.card, index: cards().indexOf(el) }
+      : { button: el.textContent.trim(), index: buttons().indexOf(el) };
+  }
+  document.addEventListener("focusin", function (event) {
+    const panel = document.getElementById("panel");
+    lastInPanel = panel && panel.contains(event.target) && event.target.matches("button")
+      ? keyOf(event.target) : null;
+  });
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     if (event.detail.target.id !== "panel") return;
     const el = document.activeElement;
-    if (!el || !event.detail.target.contains(el)) { focusKey = null; return; }
-    focusKey = el.dataset.card ? { card: el.dataset.card, index: cards().indexOf(el) }
-      : { button: el.textContent.trim(), index: buttons().indexOf(el) };
+    if (el && event.detail.target.contains(el)) focusKey = keyOf(el);
+    else if ((!el || el === document.body) && lastInPanel) focusKey = lastInPanel;
+    else focusKey = null;
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     if (event.detail.target.id !== "panel" || !focusKey) return;

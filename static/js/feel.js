@@ -1,6 +1,6 @@
 // Ocho Loco: what makes the table feel like a game. Cards travel to the pile and from the
-// stock, sounds are synthesized with Web Audio (no files), and each move is announced to
-// screen readers. It only reads the fragments the server sent; it changes nothing.
+// stock, and sounds are synthesized with Web Audio (no files); what a screen reader says is
+// ear.js's. It only reads the fragments the server sent; it changes nothing.
 (function () {
   "use strict";
 
@@ -141,20 +141,7 @@
       flyBack(before.stock, rectOf(target));
       play("draw");
     }
-    announce(board);
     before = null;
-  }
-
-  // --- Screen readers -----------------------------------------------------------------
-  function announce(board) {
-    const announcer = document.getElementById("announcer");
-    if (!announcer) return;
-    const last = board.querySelector(".last-moves li");
-    const parts = [];
-    if (last) parts.push(last.textContent.trim());
-    if (document.querySelector("#panel .your-turn")) parts.push("Tu turno.");
-    else if (board.dataset.turnName) parts.push("Turno de " + board.dataset.turnName + ".");
-    announcer.textContent = parts.join(". ");
   }
 
   // --- Reacting to the new state ------------------------------------------------------

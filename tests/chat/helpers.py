@@ -28,4 +28,4 @@ def authors(html: str) -> list[str]:
 
 
 def events(html: str) -> list[str]:
-    return re.findall(r'class="chat-line chat-event">(.*?)</li>', html)
+    return re.findall(r'class="chat-line chat-event" aria-hidden="true">(.*?)</li>', html)
