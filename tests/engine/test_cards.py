@@ -75,3 +75,21 @@ def test_history_events_read_as_spanish_log_lines():
     assert describe_event(Event("penalty", 1, count=4), names) == (
         "Beto robó 4 cartas y pierde el turno"
     )
+
+
+def test_a_players_own_events_are_said_to_them_and_others_by_name():
+    from ocholoco import Event, describe_event
+
+    names = ["Ana", "Beto"].__getitem__
+    play8 = Event("play", 0, Card.parse("8H"), "S")
+    assert describe_event(play8, names, me=0) == "Jugaste el 8 de corazones y pediste picas"
+    assert describe_event(play8, names, me=1) == "Ana jugó el 8 de corazones y pidió picas"
+    assert describe_event(Event("draw", 1), names, me=1) == "Robaste una carta"
+    assert describe_event(Event("penalty", 1, count=2), names, me=1) == (
+        "Robaste 2 cartas y pierdes el turno"
+    )
+    assert describe_event(Event("pass", 0), names, me=0) == "Pasaste"
+    assert describe_event(Event("skip", 0), names, me=0) == "Pierdes el turno"
+    # What is nobody's (the card that opens the pile) reads the same for everyone.
+    opening = Event("open", 0, Card.parse("9H"))
+    assert describe_event(opening, names, me=0) == describe_event(opening, names)

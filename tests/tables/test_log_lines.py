@@ -1,0 +1,61 @@
+"""The game log's lines (issue 41): what the board of each version carries, and what a page
+that missed some versions reads from `mesa/<code>/lineas/`."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tables.publish import latest_frames
+
+from .helpers import ANA_HAND, BETO_HAND, deal, started
+
+pytestmark = pytest.mark.django_db
+
+LINE = re.compile(
+    r'<li data-line="(\d+)\.(\d+)" data-seat="(\d*)"(?: data-you="([^"]*)")?>([^<]*)</li>'
+)
+
+
+def _lines(html: str) -> list[tuple[int, int, str, str, str]]:
+    return [(int(a), int(b), seat, you, text) for a, b, seat, you, text in LINE.findall(html)]
+
+
+def test_a_moves_board_carries_its_lines_said_to_the_mover_and_to_the_others(
+    django_capture_on_commit_callbacks,
+):
+    table, (ana, beto) = started("Ana", "Beto")
+    deal(table, [ANA_HAND, BETO_HAND], "9H")
+    table.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):  # the frames, rendered at the commit
+        beto.move(table, "5H", table.version)
+    ((_, _, seat, you, text),) = _lines(latest_frames(table.pk).board)  # what the pushes carry
+    assert (seat, you, text) == ("1", "Jugaste el 5 de corazones.", "Beto jugó el 5 de corazones.")
+
+
+def test_a_page_behind_reads_every_line_since_its_version_in_order():
+    table, (ana, beto) = started("Ana", "Beto")
+    deal(table, [ANA_HAND, BETO_HAND], "9H")
+    table.refresh_from_db()
+    since = table.version
+    beto.move(table, "5H", since)
+    ana.move(table, "3H", since + 1)
+    html = ana.get(f"/mesa/{table.code}/lineas/?desde={since}").content.decode()
+    lines = _lines(html)
+    assert [text for *_, text in lines] == [
+        "Beto jugó el 5 de corazones.", "Ana jugó el 3 de corazones.",
+    ]
+    assert [(a, b) for a, b, *_ in lines] == sorted((a, b) for a, b, *_ in lines)
+    assert f'data-version="{since + 2}"' in html
+    # Nothing newer than the table: an empty list, not an error.
+    html = ana.get(f"/mesa/{table.code}/lineas/?desde=99999999999999999999").content.decode()
+    assert _lines(html) == []
+
+
+@pytest.mark.parametrize("since", ["", "abc", "-3"])
+def test_a_bad_version_is_refused_in_spanish(since):
+    table, (ana, _) = started("Ana", "Beto")
+    response = ana.get(f"/mesa/{table.code}/lineas/?desde={since}")
+    assert response.status_code == 400
+    assert "versión" in response.content.decode()
