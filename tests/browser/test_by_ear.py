@@ -3,10 +3,12 @@ against a robot with the keyboard alone, and compared with what the server holds
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.helpers import axe_violations, board_version, is_my_turn, wait_for_version_above
 
@@ -57,6 +59,16 @@ def _server_lines(page: Page, since: int, me: str) -> list[str]:
     return [you if me and seat == me and you else text for seat, you, text in items]
 
 
+def _log_reaches(page: Page, count: int) -> list[str]:
+    """The page's game log once it holds `count` lines (a line may still be in its queue when
+    the board shows its version), or as it is when the wait runs out."""
+    with contextlib.suppress(PlaywrightTimeout):  # the comparison that follows says what is missing
+        page.wait_for_function(
+            "n => document.querySelectorAll('#game-log p').length >= n", arg=count
+        )
+    return page.locator("#game-log p").all_text_contents()
+
+
 def _unescape(text: str) -> str:
     return text.replace("&quot;", '"').replace("&#x27;", "'").replace("&amp;", "&")
 
@@ -70,8 +82,7 @@ def _keyboard_table_with_robot(new_page, server_url: str) -> Page:
     page.keyboard.type("Ana")
     page.keyboard.press("Enter")  # ABRIR MESA
     expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
-    page.locator("#panel .robot-form select").focus()
-    page.keyboard.press("Tab")
+    page.locator("#panel .robot-form .btn").focus()
     page.keyboard.press("Enter")  # AGREGAR ROBOT
     expect(page.locator("#board .badge")).to_have_count(1)
     page.keyboard.press("ArrowUp")  # the panel's buttons: AGREGAR ROBOT, EMPEZAR LA PARTIDA
@@ -131,12 +142,10 @@ def test_a_round_by_keyboard_is_heard_whole_in_order_with_each_turn_said_once(
     first = int(page.evaluate("window.__firstBoard || 0"))
     _play(page)
     expect(page.locator("#panel .summary")).to_be_visible()
-    page.wait_for_timeout(300)  # the last lines' turn in the queue
-
     # The log: every line the server holds since the page opened, in order, none missing,
     # Ana's own in the second person.
     server = [_unescape(line) for line in _server_lines(page, first, me)]
-    log = page.locator("#game-log p").all_text_contents()
+    log = _log_reaches(page, len(server))
     assert log == server
     assert any(line.startswith("Jugaste") for line in log)
     assert not any(line.startswith(("Ana jugó", "Ana robó", "Ana pasó")) for line in log)
@@ -206,10 +215,8 @@ def test_a_spectator_hears_the_same_table_and_never_a_card_of_a_hand(new_page, s
     first = board_version(watcher)
     _play(page)
     wait_for_version_above(watcher, board_version(page) - 1)
-    watcher.wait_for_timeout(300)
-
     server = [_unescape(line) for line in _server_lines(watcher, first, "")]
-    assert watcher.locator("#game-log p").all_text_contents() == server
+    assert _log_reaches(watcher, len(server)) == server
     assert any(line.startswith("Ana jugó") for line in server)
     assert not _heard(watcher, "turn-alert")
 
@@ -249,8 +256,7 @@ def test_your_turn_is_said_once_whichever_fragment_comes_first(new_page, server_
     page.keyboard.type("Ana")
     page.keyboard.press("Enter")
     expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
-    page.locator("#panel .robot-form select").focus()
-    page.keyboard.press("Tab")
+    page.locator("#panel .robot-form .btn").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#board .badge")).to_have_count(1)
     page.keyboard.press("ArrowUp")
@@ -261,16 +267,15 @@ def test_your_turn_is_said_once_whichever_fragment_comes_first(new_page, server_
     _play(page, turns=4)
     if not page.locator("#panel .summary").count():
         expect(page.locator("#panel .your-turn")).to_be_visible()
-    page.wait_for_timeout(300)
-
-    server = [_unescape(line) for line in _server_lines(page, 0, me)]
+    first = int(page.evaluate("window.__firstBoard || 0"))
+    server = [_unescape(line) for line in _server_lines(page, first, me)]
+    log = _log_reaches(page, len(server))
     said = _heard(page, "turn-alert")
     current = 1 if page.locator("#panel .your-turn").count() else 0
     assert len(said) == _turns_taken(server) + current
     assert all(text.startswith("Tu turno") for text in said)
     assert not any("Turno de Ana" in text for text in _heard(page))
-    log = page.locator("#game-log p").all_text_contents()
-    assert log == server[len(server) - len(log):]  # in order, none missing, none twice
+    assert log == server  # in order, none missing, none twice
     assert any(line.startswith("Jugaste") or line.startswith("Robaste") for line in log)
 
 
