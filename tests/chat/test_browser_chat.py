@@ -1,4 +1,4 @@
-"""The chat in real Chromium against a real daphne: a player and a spectator talk, and a
+"""The chat in real Chromium against a real server: a player and a spectator talk, and a
 moderator hides a message in the admin; it disappears from both pages at once."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ STAFF, PASSWORD = "moderadora", "una-clave-de-prueba-9"
 
 @pytest.fixture(scope="module")
 def server_with_staff() -> Iterator[str]:
-    """A daphne server on a fresh database that has a staff account (made by createsuperuser)."""
+    """A server on a fresh database that has a staff account (made by createsuperuser)."""
     with fresh_database() as db_env:
         env = {**db_env, "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}", "ROBOT_DELAY": "0.15"}
         subprocess.run(
