@@ -1,5 +1,5 @@
 # Ocho Loco: `make run` plays, `make test` checks. Both set everything up on a fresh machine.
-.PHONY: run test venv bench lock
+.PHONY: run test test-fast venv bench lock
 
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -9,6 +9,10 @@ run:
 
 test:
 	bash scripts/test.sh
+
+# The engine and the robots alone: no Django, no browser (about 20 s).
+test-fast:
+	bash scripts/setup.sh dev && $(PY) -m pytest -p no:django -W ignore::pytest.PytestConfigWarning -n auto tests/engine tests/bots
 
 bench:
 	bash scripts/setup.sh bench && $(PY) bench/engine_speed.py

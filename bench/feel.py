@@ -53,8 +53,8 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
+from tests.browser.chromium import CHROMIUM_ARGS  # noqa: E402
 from tests.browser.helpers import open_table  # noqa: E402
-from tests.conftest import CHROMIUM_ARGS  # noqa: E402
 from tests.live import (  # noqa: E402
     GENEROUS_LIMITS,
     _wait_for_port,

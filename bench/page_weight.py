@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from tests.browser.chromium import CHROMIUM_ARGS  # noqa: E402
 from tests.browser.helpers import open_table  # noqa: E402
-from tests.conftest import CHROMIUM_ARGS  # noqa: E402
 from tests.live import live_servers  # noqa: E402
 
 BUDGET = 150 * 1024

@@ -4,47 +4,8 @@ Here: dealing (`new_round`), a move (`apply_move`, `apply_action`, `step`) and t
 effects (`card_effect`). The state is `state.Round`; which moves are legal, and why not, is
 `legal`; random playouts are `playout`.
 
-Rules (docs/rules.md is the full text; the decisions it marks are held by tests/engine):
-- Deal one card at a time from the top of the deck, starting with the player after the
-  dealer; the rest is the stock (top first). Its top card opens the discard pile; an 8 (a
-  wild rank) goes back into the stock at ``len(stock) // 2`` (counted without it) and the
-  next card is turned (**decision**: after as many turns as the stock has cards, the first
-  card that may open is turned instead, so a tiny stock cannot cycle). A special opening
-  card acts as if the dealer had played it.
-- A turn: play a card of the active suit or of the top card's rank, or a wild card naming
-  any suit; draw whenever the stock is not empty (drawing never ends the turn); pass only
-  when the stock is empty and nothing can be played. A pending penalty (a 2 in
-  "especiales") allows only answering with a card of that rank or taking the penalty
-  (drawing what the stock has, maybe nothing; it ends the turn).
-- Effects: skip (the next player loses the turn and the turn does not count as idle),
-  reverse (nothing with two players), draw N (stackable with the same rank).
-- The round ends when a player plays their last card (no effect, no suit named; that player
-  scores the other hands) or when as many consecutive turns as there are players end
-  without a play (blocked: the fewest hand points collect the difference from each player
-  with more; tied lowest players each collect).
-
-House rules (`RuleSet` fields; docs/rules.md, "House-rule presets"):
-- ``empty_stock="reshuffle"``: a draw from an empty stock first shuffles the discard pile but
-  its top card into a new stock (a ``reshuffle`` event). The order follows from the round's
-  salt (`fairness`: the deal's committed salt, or one drawn from the dealing rng; kept in the
-  round and its JSON) and the reshuffle's number, so a round replays identically and anyone
-  holding the revealed salt can check it. Drawing is possible while the stock or the
-  discard below its top has a card; a pass is forced only when neither has. A turn in which
-  a card was drawn is not idle, so the table blocks only after a full lap of forced passes
-  or penalties (everybody stuck with nothing left to draw).
-- ``draw_policy="draw_one"``: a voluntary draw takes one card; then the only moves are
-  playing THAT card (if it fits) or passing. ``"draw_ends_turn"``: drawing one card ends the
-  turn. ``"until_playable"`` is the product's.
-- ``scoring="penalty"``: at the end of a round every player gains the points of their own
-  hand (the player who went out 0; blocked: everybody, the lowest hands are the winners).
-- ``announce_fine``: a player who plays their second-to-last card may announce "¡Última
-  carta!" with it (the play's ``announce`` flag). If they did not, the player to move next
-  may, before their own move, catch them (`Catch`): the forgetful player draws the fine and
-  the catcher goes on with their turn. Any other move ends the chance.
-- Jokers: playable on any card (unless a penalty is pending), they name no suit and leave
-  the active suit as it was; they never open the discard (back into the stock, as an 8).
-  A ``copy`` card (two players only) may be played on any card and repeats the effect of
-  the card it covers.
+The rules and the house rules (`RuleSet` fields) are docs/rules.md; the decisions it marks are
+held by tests/engine.
 
 Termination: every turn is finite (draw_one / draw_ends_turn draw once; until_playable can
 draw only the cards outside the hands, and only plays feed the discard). Without reshuffles

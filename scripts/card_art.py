@@ -18,7 +18,7 @@ colourings:
 - `reino`: the Kingdom's palette (purple, night blue, gold).
 
 The joker (house rules) comes the same way, as `JK.svg`. Run it after updating the package;
-tests/tables/test_card_art.py checks that the committed files are what it writes.
+tests/scripts/test_card_art.py checks that the committed files are what it writes.
 """
 
 from __future__ import annotations

@@ -54,7 +54,9 @@ for n in $(seq 1 "$runs"); do
   status=0
   (cd "$clone" && env -u DATABASE_URL -u REDIS_URL -u CI make test) >"$log" 2>&1 || status=$?
   took=$(( $(date +%s) - start ))
-  result="$(grep -E '^=+ .*(passed|failed|error|no tests ran).* in [0-9.]+s' "$log" | tail -1 || true)"
+  # One closing line per tier of the suite, joined.
+  result="$(grep -E '^=* ?[0-9]+ (passed|failed|error)|no tests ran' "$log" | grep -E ' in [0-9.]+s' \
+    | tr -d '=' | sed 's/^ *//; s/ *$//' | paste -sd '|' - || true)"
   [ -n "$result" ] || result="(no pytest result line; the log ends: $(tail -1 "$log"))"
   printf 'run %d: %s  [make test took %dm%02ds, exit %d]\n' \
     "$n" "$result" $((took / 60)) $((took % 60)) "$status"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the code (ruff, the import contracts) and runs every test. In CI (CI=true) the suite
+# Checks the code (ruff, the import contracts) and runs every test, tier by tier. In CI (CI=true) the suite
 # runs on PostgreSQL and Redis (the machine's services), then the tests that touch a database or
 # a channel layer again on the embedded default (SQLite, in memory): not the browser's, and not
 # tests/engine and tests/bots (the rules and the robots' choices: pure Python, no database; the
@@ -11,14 +11,27 @@ bash scripts/setup.sh dev
 export PYTHONDONTWRITEBYTECODE=1
 .venv/bin/ruff check .
 .venv/bin/lint-imports  # the import contracts in pyproject.toml: layers, a pure engine, no cycles
+
+# The tiers in order (tests/conftest.py): the engine and the robots with no Django and no
+# browser, on every core; the server; the browser. Arguments (a path, -k): one run of pytest.
+tiers() {
+  echo "== The engine and the robots (no Django, no browser)"
+  .venv/bin/pytest -p no:django -W ignore::pytest.PytestConfigWarning -n auto tests/engine tests/bots
+  echo "== The server"
+  .venv/bin/pytest -m "not browser" --ignore=tests/engine --ignore=tests/bots
+  echo "== The browser"
+  .venv/bin/pytest -m browser
+}
 if [ "${CI:-}" = "true" ]; then
   export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ocholoco}"
   export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
   echo "== Whole suite on PostgreSQL + Redis"
-  .venv/bin/pytest "$@"
+  if [ $# -gt 0 ]; then .venv/bin/pytest "$@"; else tiers; fi
   echo "== Services and realtime on the embedded default (SQLite + in-memory layer)"
   env -u DATABASE_URL -u REDIS_URL .venv/bin/pytest -m "not browser and not scale" \
     --ignore=tests/engine --ignore=tests/bots "$@"
-else
+elif [ $# -gt 0 ]; then
   .venv/bin/pytest "$@"
+else
+  tiers
 fi

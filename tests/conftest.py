@@ -1,132 +1,15 @@
-"""The test database, as close to the real ones as the tests need.
-
-SQLite: a file in WAL mode, as the embedded server uses, not Django's shared in-memory test
-database: two connections writing at once then wait for each other (the busy timeout), as in
-production, instead of failing at once with "database table is locked".
-PostgreSQL: a test database named after this process, so that two test runs on one server
-(CI jobs, several checkouts) never create or drop each other's database.
-"""
+"""The tiers of the suite: the engine and the robots (tests/engine, tests/bots: pure Python, no
+Django, no browser; `make test-fast`), the server (Django, its database, real websockets:
+tests/server_tier.py's fixtures) and the browser (tests/browser: real Chromium)."""
 
 from __future__ import annotations
 
-import os
-import time
-import uuid
-from typing import Any
-
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
-
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1440, "height": 900}
-# A page waits for a state that must come (a push, a robot's move) for at most this long: so
-# that a broken product fails instead of hanging, and a busy machine never trips it.
-WAIT_MS = 30_000
-expect.set_options(timeout=WAIT_MS)
-
-
-@pytest.fixture(autouse=True)
-def channel_prefix(settings: Any) -> None:
-    """On Redis, a channel prefix of the test's own. (No task worker runs in a test process:
-    a test runs the task a worker would, e.g. `tests.tables.helpers.robot_play`.)"""
-    layer = settings.CHANNEL_LAYERS["default"]
-    if "redis" in layer["BACKEND"]:
-        # A channel prefix of this test's own: another test run on the same Redis, or a group
-        # of a table with the same id from an earlier test, is never heard here.
-        config = {**layer.get("CONFIG", {}), "prefix": f"test-{uuid.uuid4().hex[:12]}"}
-        settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": config}}
-
-
-@pytest.fixture(autouse=True)
-def no_kept_frames() -> None:
-    """Each test starts with no table's frames kept in this process (`tables.publish`) and no
-    presence waiting to be written (`tables.presence`): the test databases reuse table ids."""
-    from tables import publish
-    from tables.presence import presence_forget_pending
-
-    publish.frames_forget()
-    presence_forget_pending()  # an earlier test's sockets, whose event loop has ended
-
-
-@pytest.fixture(autouse=True)
-def fresh_limits(settings: Any) -> None:
-    """Rate limits count afresh in each test: a cache key prefix of the test's own (the cache
-    itself is the real one, Redis or the database, and may hold other tests' counts)."""
-    cache = settings.CACHES["default"]
-    settings.CACHES = {"default": {**cache, "KEY_PREFIX": f"test-{uuid.uuid4().hex[:12]}"}}
-
-
-class StoppedClock:
-    """A clock that stands still until a test moves it (`now`)."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def time(self) -> float:
-        return self.now
-
-
-@pytest.fixture(autouse=True)
-def ratelimit_clock(monkeypatch: pytest.MonkeyPatch) -> StoppedClock:
-    """django-ratelimit's clock, stopped: its windows are fixed periods of time, so a count
-    must not depend on when a test runs nor on how long its requests take on a busy machine.
-    A test moves it on with `ratelimit_clock.now += seconds`."""
-    stopped = StoppedClock(float(int(time.time())))
-    monkeypatch.setattr("django_ratelimit.core.time", stopped)
-    return stopped
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that drives Chromium is a browser test (`-m "not browser"` skips them)."""
-    for item in items:
-        if "browser" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.browser)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Browser:
-    """One Chromium for the whole run (Playwright's sync API allows one at a time)."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def new_page(browser: Browser):
-    """Pages in separate browser contexts: separate cookies, as separate people."""
-    contexts = []
-
-    def make(viewport: dict | None = None, **kwargs):
-        context = browser.new_context(viewport=viewport or DESKTOP, **kwargs)
-        context.set_default_timeout(WAIT_MS)
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-@pytest.fixture(scope="session")
-def django_db_modify_db_settings(
-    django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    from django.conf import settings
-
-    database = settings.DATABASES["default"]
-    test = database.setdefault("TEST", {})
-    if database["ENGINE"] in ("config.sqlite", "django.db.backends.sqlite3"):
-        test["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
-    elif database["ENGINE"].endswith("postgresql"):
-        test["NAME"] = f"test_{database['NAME']}_{os.getpid()}"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.pluginmanager.has_plugin("django"):
+        config.pluginmanager.import_plugin("tests.server_tier")
     # WhiteNoise warns on every request when `collectstatic` has not been run (STATIC_ROOT).
     config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
     # Django 5.2's own {% csrf_token %} calls format_html("") for the "NOTPROVIDED" token that
@@ -134,3 +17,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "filterwarnings", "ignore:Calling format_html\\(\\) without passing args:DeprecationWarning"
     )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that drives Chromium is a browser test (`-m "not browser"` skips them)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)

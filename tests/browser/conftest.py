@@ -1,13 +1,37 @@
-"""Browser tests: Debian's Chromium driven by Playwright against a real server.
-
-The browser itself (`browser`, `new_page`) is shared by every test folder: tests/conftest.py.
-"""
+"""Browser tests: Debian's Chromium driven by Playwright against a real server."""
 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
+from tests.browser.chromium import CHROMIUM_ARGS, DESKTOP, WAIT_MS
 from tests.live import Servers, live_servers
+
+
+@pytest.fixture(scope="session")
+def browser() -> Browser:
+    """One Chromium for the whole run (Playwright's sync API allows one at a time)."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser: Browser):
+    """Pages in separate browser contexts: separate cookies, as separate people."""
+    contexts = []
+
+    def make(viewport: dict | None = None, **kwargs):
+        context = browser.new_context(viewport=viewport or DESKTOP, **kwargs)
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture(scope="session")

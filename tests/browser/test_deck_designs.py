@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import ocholoco
+from tests.browser.chromium import DESKTOP, PHONE
 from tests.browser.helpers import join_table, open_table, still
-from tests.conftest import DESKTOP, PHONE
 from tests.live import set_round
 from tests.tables.helpers import position
 

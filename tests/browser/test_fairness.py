@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.conftest import PHONE
+from tests.browser.chromium import PHONE
 
 from .helpers import open_table, play_round
 

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import ocholoco
+from tests.browser.chromium import PHONE
 from tests.browser.helpers import (
     BOXES,
     at_rest,
@@ -16,7 +17,6 @@ from tests.browser.helpers import (
     open_table,
     play_round,
 )
-from tests.conftest import PHONE
 from tests.live import set_round
 from tests.tables.helpers import position
 

@@ -12,8 +12,8 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import Page, expect
 
+from tests.browser.chromium import DESKTOP, PHONE
 from tests.browser.helpers import open_table
-from tests.conftest import DESKTOP, PHONE
 
 pytestmark = pytest.mark.browser
 

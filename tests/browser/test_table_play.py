@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.chromium import PHONE
 from tests.browser.helpers import (
     BOXES,
     at_rest,
@@ -17,7 +18,6 @@ from tests.browser.helpers import (
     same_version,
     take_turn,
 )
-from tests.conftest import PHONE
 
 
 def _start_with_guest_and_robot(new_page, server_url, rules="clasico"):

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.chromium import PHONE
 from tests.browser.helpers import open_table
-from tests.conftest import PHONE
 from tests.live import ROOT, fresh_database, server_processes
 
 pytestmark = pytest.mark.browser
