@@ -213,8 +213,10 @@ def log_lines(
             continue
         text = event_text(event, seats)
         if text:
-            you = _YOURS.get(event.kind, "") if event.seat is not None else ""
-            add(event, event.seat, text, you)
+            seat, you = event.seat, _YOURS.get(event.kind, "") if event.seat is not None else ""
+            if event.kind in ("round_over", "match_over"):
+                seat, you = _winner_told(event, seats, text)
+            add(event, seat, text, you)
         if event is opening:
             # The card that opens the pile (and any 8 turned back into the stock).
             for told in snapshot.round.history:
@@ -222,6 +224,25 @@ def log_lines(
                     break
                 add(event, None, ocholoco.describe_event(told, name_of) + ".")
     return lines
+
+
+def _winner_told(event: TableEvent, seats: dict[int, Seat], text: str) -> tuple[int | None, str]:
+    """A round or a match won by one seat: that seat, and the line said to it ("Ganaste la
+    ronda con 12 puntos.", "¡Ganaste la partida!"); else nobody's."""
+    data = event.data
+    if event.kind == "match_over":
+        winners = data.get("winners", [])
+    elif data.get("scoring") == "penalty":
+        return None, ""
+    else:
+        points = {int(n): p for n, p in data.get("points", {}).items() if p}
+        best = max(points.values(), default=0)
+        winners = [n for n, p in points.items() if p == best]
+    seat = seats.get(winners[0]) if len(winners) == 1 else None
+    said = f"{seat.name} ganó la " if seat is not None else ""
+    if not said or said not in text:
+        return None, ""
+    return seat.number, text.replace(said, "Ganaste la ", 1)
 
 
 def _reverses(rules: Any, card: Any, players: int) -> bool:

@@ -59,3 +59,18 @@ def test_a_bad_version_is_refused_in_spanish(since):
     response = ana.get(f"/mesa/{table.code}/lineas/?desde={since}")
     assert response.status_code == 400
     assert "versión" in response.content.decode()
+
+
+def test_the_winner_of_a_round_is_told_it_in_the_second_person():
+    table, (ana, beto) = started("Ana", "Beto")
+    deal(table, [ANA_HAND, BETO_HAND], "9H")
+    table.refresh_from_db()
+    since = table.version
+    table.events.create(
+        version=since + 1, kind="round_over", seat=None,
+        data={"points": {"1": 12, "0": 0}, "scoring": "points"},
+    )
+    lines = _lines(ana.get(f"/mesa/{table.code}/lineas/?desde={since}").content.decode())
+    assert [(seat, you, text) for *_, seat, you, text in lines] == [
+        ("1", "Ganaste la ronda con 12 puntos.", "Beto ganó la ronda con 12 puntos."),
+    ]
