@@ -179,7 +179,8 @@ def test_each_ask_key_answers_with_what_the_table_holds(new_page, server_url):
     for name in hand:
         assert name.strip() in answer
     playable = page.locator("#panel .hand .card[data-playable]").count()
-    assert answer.count("se puede jugar") == playable
+    assert answer.count(", se puede jugar") == playable
+    assert ("Ninguna se puede jugar." in answer) == (playable == 0)
 
     top = page.locator("#board .pile .card").get_attribute("aria-label")
     stock = page.locator("#board .stock-count").text_content().strip()
