@@ -23,7 +23,7 @@ from .encoding import DRAW as DRAW_ACTION
 from .encoding import PASS as PASS_ACTION
 from .encoding import action_of
 from .fairness import Deal, commitment_of, reshuffle_order, shuffled_deal
-from .history import Event
+from .history import Event, turn_began_at
 from .legal import IllegalMove, actions_for, legal_actions, legal_moves, why_not_playable
 from .match import Match, new_match
 from .moves import Catch, Draw, Move, Pass, Play, move_to_str, parse_move
@@ -66,5 +66,5 @@ __all__ = [
     "new_round", "parse_move", "random_playout", "rank_name", "replay", "reshuffle_order",
     "revealed_hands", "round_from_guess", "shuffled_deal", "stacked_deck", "step",
     "to_json",
-    "view_for", "why_not_playable", "why_not_playable_for_view",
+    "turn_began_at", "view_for", "why_not_playable", "why_not_playable_for_view",
 ]  # fmt: skip

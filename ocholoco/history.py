@@ -60,6 +60,18 @@ class Event:
         )
 
 
+def turn_began_at(history: tuple[Event, ...], player: int) -> int:
+    """Where ``player``'s turn in course began in a round's ``history``: after the last event
+    of someone else. A draw that keeps the turn (or the reshuffle it caused) is the same turn;
+    a skip card played against the only opponent gives a new one."""
+    start = len(history)
+    while start and history[start - 1].player == player and history[start - 1].kind not in (
+        "open", "back",
+    ):
+        start -= 1
+    return start
+
+
 # A record's event is the same (frozen) object every time: a round's history is read as
 # events several times a move (each audience's view), and records repeat within and across
 # rounds (a few thousand distinct ones at most: kinds × players × cards or counts).

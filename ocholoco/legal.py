@@ -11,7 +11,7 @@ from __future__ import annotations
 from .cards import ALL_VALUES, RANKS, SUITS, Card
 from .encoding import ANNOUNCED, CATCH, DRAW, JOKER, N_RANKS, N_SUITS, PASS, Tables, V, rank_text
 from .moves import Catch, Draw, Move, Play
-from .notation import SUIT_SYMBOLS, rank_with_article
+from .notation import SUIT_NAMES, SUIT_SYMBOLS, rank_with_article
 from .state import Round
 
 
@@ -117,8 +117,9 @@ def legal_moves(state: Round) -> list[Move]:
 # --- Why a move is not legal ----------------------------------------------------------
 
 
-def why_not_playable(state: Round, card: Card | str) -> str | None:
-    """Why the player to move cannot play ``card`` now, or None if they can."""
+def why_not_playable(state: Round, card: Card | str, words: bool = False) -> str | None:
+    """Why the player to move cannot play ``card`` now, or None if they can. ``words``: the
+    suit by its name, not its symbol (for a screen reader)."""
     return card_reason(
         state._t,
         state._hands[state.turn],
@@ -129,6 +130,7 @@ def why_not_playable(state: Round, card: Card | str) -> str | None:
         state.finished,
         Card.parse(card),
         -1 if state._t.plain else state._drawn,
+        words,
     )
 
 
@@ -142,6 +144,7 @@ def card_reason(
     finished: bool,
     card: Card,
     drawn: int = -1,
+    words: bool = False,
 ) -> str | None:
     if finished:
         return "La ronda terminó"
@@ -156,7 +159,7 @@ def card_reason(
     if t.wild >> card.value & 1 or t.follow[top * N_SUITS + suit] >> card.value & 1:
         return None
     wilds = " o ".join(rank_with_article(r) for r in RANKS if t.wild >> RANKS.index(r) & 1)
-    symbol = SUIT_SYMBOLS[SUITS[suit]]
+    symbol = (SUIT_NAMES if words else SUIT_SYMBOLS)[SUITS[suit]]
     if t.wild >> top & 1 or top == JOKER:
         return f"Tienes que jugar {symbol} o {wilds}"
     return f"Tienes que jugar {symbol}, {rank_with_article(ALL_VALUES[top].rank)} o {wilds}"

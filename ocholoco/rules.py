@@ -138,6 +138,11 @@ class RuleSet:
     def effect(self, rank: str) -> Effect | None:
         return dict(self.effects).get(rank)
 
+    def reverses(self, rank: str, players: int) -> bool:
+        """Whether a card of ``rank`` turns the direction of play (never with two players)."""
+        effect = self.effect(rank)
+        return players > 2 and effect is not None and effect.kind == "reverse"
+
     def card_points(self, rank: str) -> int:
         return dict(self.points)[rank]
 

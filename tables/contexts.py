@@ -236,7 +236,9 @@ def panel_context(
         ]
         info["needs_suit"] = len(info["suit_moves"]) > 1
         info["why_not"] = "" if moves or not my_turn else ocholoco.why_not_playable(state, card)
-        info["spoken_why"] = _spoken_why_not(info["why_not"], view.active_suit)
+        info["spoken_why"] = _spoken(
+            ocholoco.why_not_playable(state, card, words=True) if info["why_not"] else ""
+        )
         hand.append(info)
     context.update(
         hand=hand,
@@ -251,30 +253,15 @@ def panel_context(
     )
     if my_turn:
         context.update(
-            turn_key=f"{table.deal_commitment[:16]}.{_turn_start(view.history, player)}",
+            turn_key=f"{table.deal_commitment[:16]}.{ocholoco.turn_began_at(view.history, player)}",
             turn_hint=_turn_hint(view),
         )
     return context
 
 
-def _spoken_why_not(why_not: str | None, active_suit: str) -> str:
-    """Why a card cannot be played, as its accessible name ends: "no: el palo es picas"."""
-    if not why_not:
-        return ""
-    if why_not.startswith("Tienes que jugar"):  # the suit in force (or the top card's rank)
-        return f"no: el palo es {ocholoco.SUIT_NAMES[active_suit]}"
-    return "no: " + why_not[0].lower() + why_not[1:]
-
-
-def _turn_start(history: tuple[ocholoco.Event, ...], player: int) -> int:
-    """Where the player's turn in course began in the round's history: after the last event
-    of someone else (a draw that keeps the turn, or a reshuffle for it, is the same turn)."""
-    start = len(history)
-    while start and history[start - 1].player == player and history[start - 1].kind not in (
-        "open", "back",
-    ):
-        start -= 1
-    return start
+def _spoken(why_not: str) -> str:
+    """Why a card cannot be played, as its accessible name ends: "no: tienes que jugar picas…"."""
+    return "no: " + why_not[0].lower() + why_not[1:] if why_not else ""
 
 
 def _turn_hint(view: Any) -> str:

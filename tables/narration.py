@@ -163,7 +163,7 @@ def round_log(snapshot: TableSnapshot) -> list[str]:
 # line with the seat whose it is and, for that seat's own page, the line said to them.
 
 # Non-move events said to the seat they are about.
-_YOURS = {
+_SAID_TO_THE_SEAT = {
     "seated": "Te sentaste a la mesa.",
     "abandoned": "Abandonaste: un robot juega tu lugar.",
     "host_changed": "Ahora manejas tú la mesa.",
@@ -194,9 +194,12 @@ def log_lines(
     starts = [e for e in events if e.kind == "round_started"]
     opening = starts[-1] if starts and snapshot.round is not None else None
 
+    told_of: dict[int, int] = {}  # lines told so far of each event
+
     def add(event: TableEvent, seat: int | None, text: str, you: str = "") -> None:
+        n = told_of[event.pk] = told_of.get(event.pk, -1) + 1
         lines.append({
-            "key": f"{event.pk}.{len(lines)}", "version": event.version, "seat": seat,
+            "key": f"{event.pk}.{n}", "version": event.version, "seat": seat,
             "text": text, "you": you,
         })
 
@@ -207,13 +210,14 @@ def log_lines(
                 seat = order[told.player] if told.player < len(order) else None
                 text = ocholoco.describe_event(told, name_of)
                 you = ocholoco.describe_event(told, name_of, me=told.player)
-                if told.kind == "play" and _reverses(rules, told.card, len(order)):
+                if told.kind == "play" and rules and rules.reverses(told.card.rank, len(order)):
                     text, you = text + ": cambia el sentido", you + ": cambia el sentido"
                 add(event, seat, text + ".", you + "." if you != text else "")
             continue
         text = event_text(event, seats)
         if text:
-            seat, you = event.seat, _YOURS.get(event.kind, "") if event.seat is not None else ""
+            seat = event.seat
+            you = _SAID_TO_THE_SEAT.get(event.kind, "") if seat is not None else ""
             if event.kind in ("round_over", "match_over"):
                 seat, you = _winner_told(event, seats, text)
             add(event, seat, text, you)
@@ -243,14 +247,6 @@ def _winner_told(event: TableEvent, seats: dict[int, Seat], text: str) -> tuple[
     if not said or said not in text:
         return None, ""
     return seat.number, text.replace(said, "Ganaste la ", 1)
-
-
-def _reverses(rules: Any, card: Any, players: int) -> bool:
-    """Whether playing `card` turned the direction of play (a reverse card, three or more)."""
-    if rules is None or card is None or players < 3:
-        return False
-    effect = rules.effect(card.rank)
-    return effect is not None and effect.kind == "reverse"
 
 
 def table_log_lines(table: Table, since_version: int, limit: int = 300) -> list[dict[str, Any]]:

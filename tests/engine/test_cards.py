@@ -93,3 +93,27 @@ def test_a_players_own_events_are_said_to_them_and_others_by_name():
     # What is nobody's (the card that opens the pile) reads the same for everyone.
     opening = Event("open", 0, Card.parse("9H"))
     assert describe_event(opening, names, me=0) == describe_event(opening, names)
+
+
+def test_a_turn_begins_after_the_last_event_of_someone_else():
+    from ocholoco import Event, turn_began_at
+
+    history = (
+        Event("open", 0, Card.parse("9H")), Event("play", 1, Card.parse("5H")),
+        Event("draw", 0), Event("reshuffle", 0, count=20), Event("draw", 0),
+    )
+    assert turn_began_at(history, 0) == 2  # drawing keeps the turn
+    assert turn_began_at(history[:2], 0) == 2
+    # A dealer who plays first: the card they opened is not their move.
+    assert turn_began_at(history[:1], 0) == 1
+    # A skip against the only opponent: Ana's next turn is a new one.
+    skipped = (*history[:2], Event("play", 0, Card.parse("QH")), Event("skip", 1))
+    assert turn_began_at(skipped, 0) == 4
+
+
+def test_only_a_reverse_card_with_three_or_more_turns_the_direction():
+    from ocholoco import PRESETS
+
+    especiales = PRESETS["especiales"]
+    assert especiales.reverses("A", 3) and not especiales.reverses("A", 2)
+    assert not especiales.reverses("Q", 4) and not PRESETS["clasico"].reverses("A", 4)

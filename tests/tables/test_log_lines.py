@@ -74,3 +74,13 @@ def test_the_winner_of_a_round_is_told_it_in_the_second_person():
     assert [(seat, you, text) for *_, seat, you, text in lines] == [
         ("1", "Ganaste la ronda con 12 puntos.", "Beto ganó la ronda con 12 puntos."),
     ]
+
+
+def test_each_events_lines_are_numbered_from_zero_as_the_pushes_number_them():
+    table, (ana, _) = started("Ana", "Beto")
+    lines = _lines(ana.get(f"/mesa/{table.code}/lineas/?desde=0").content.decode())
+    by_event: dict[int, list[int]] = {}
+    for event, n, *_ in lines:
+        by_event.setdefault(event, []).append(n)
+    assert all(numbers == list(range(len(numbers))) for numbers in by_event.values())
+    assert any(len(numbers) > 1 for numbers in by_event.values())  # a round's start, its card
