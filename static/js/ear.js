@@ -127,13 +127,22 @@
     hand: function () {
       const cards = Array.from(document.querySelectorAll("#panel .hand .card"));
       if (!cards.length) return me() ? "No tienes cartas en la mano ahora." : "Estás mirando la partida: no tienes cartas.";
+      // Each card by its name ("…, se puede jugar"); why the others cannot, said once.
+      let why = "";
+      const said = function (card) {
+        const name = spokenName(card);
+        const cut = name.indexOf(", no: ");
+        if (cut < 0) return name;
+        why = why || name.slice(cut + 6);
+        return name.slice(0, cut);
+      };
       const groups = SUITS.map(function (suit) {
-        const names = cards.filter(function (c) { return c.classList.contains("suit-" + suit[0]); }).map(spokenName);
+        const names = cards.filter(function (c) { return c.classList.contains("suit-" + suit[0]); }).map(said);
         return names.length ? suit[1] + ": " + names.join("; ") + "." : "";
       }).filter(Boolean);
       const playable = cards.filter(function (c) { return c.hasAttribute("data-playable"); }).length;
-      return "Tienes " + cards.length + (cards.length === 1 ? " carta. " : " cartas. ") + groups.join(" ") +
-        (document.querySelector("#panel .your-turn") ? (playable ? "" : " Ninguna se puede jugar.") : "");
+      const others = why ? (playable ? " Las demás no: " : " Ninguna se puede jugar: ") + why + "." : "";
+      return "Tienes " + cards.length + (cards.length === 1 ? " carta. " : " cartas. ") + groups.join(" ") + others;
     },
     pile: function () {
       const board = document.getElementById("board");
@@ -181,7 +190,8 @@
       Array.from(board.querySelectorAll(".players li[data-score]")).forEach(function (p) {
         const who = p.dataset.seat === me() ? "Tú" : p.dataset.name;
         const score = parseInt(p.dataset.score, 10);
-        parts.push(who + ": " + score + " puntos, " + (penalty ? "a " : "le faltan ") + Math.max(target - score, 0) +
+        const faltan = p.dataset.seat === me() ? "te faltan " : "le faltan ";
+        parts.push(who + ": " + score + " puntos, " + (penalty ? "a " : faltan) + Math.max(target - score, 0) +
           (penalty ? " de " + target + "." : "."));
       });
       return parts.join(" ");
