@@ -71,7 +71,8 @@
       if (el) el.focus(); else actions.up();
     } else {
       const list = buttons();
-      const el = list.find(function (b) { return b.textContent.trim() === key.button; }) || list[0] || cards()[0];
+      // The button gone (EMPEZAR LA PARTIDA, SIGUIENTE RONDA): the hand, not another button.
+      const el = list.find(function (b) { return b.textContent.trim() === key.button; }) || cards()[0] || list[0];
       if (el) el.focus();
     }
   });
