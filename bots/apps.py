@@ -7,8 +7,7 @@ class BotsConfig(AppConfig):
 
     def ready(self) -> None:
         from bots.tasks import pending_turns_enqueue, turn_schedule
-        from tables.dispatch import recorder_register
-        from tables.workers import startup_register
+        from tables.plug import recorder_register, startup_register
 
         recorder_register(turn_schedule)
         startup_register(pending_turns_enqueue)

@@ -1,15 +1,15 @@
 """The robots' background work, as tasks on the task queue (django-tasks, database backend).
 
-After every table change `turn_schedule` (registered with `tables.dispatch`) looks at the table
-as the change left it and, when the table now waits on a robot, enqueues `robot_turn` in the
-same transaction, due `ROBOT_DELAY` seconds later (so that people can follow the robots), or
+After every table change `turn_schedule` (registered with `tables.changes.consequences`) looks at
+the table as the change left it and, when the table now waits on a robot, enqueues `robot_turn` in
+the same transaction, due `ROBOT_DELAY` seconds later (so that people can follow the robots), or
 when a person's time runs out, or a little after a round that only robots play ended.
 
-A task worker runs it: it reads the table without locking it, lets the robot think, then hands
-the move to `tables.services.turn_play_for`, which locks the table and applies it only if the
-table is still at the version the robot thought about: a duplicate (another worker, a restart)
-or a late task (someone moved) changes nothing. A worker that is behind gives Difícil less
-time to think, so that people do not wait for the robots.
+A task worker runs it: it reads the table without locking it, lets the robot think, then hands the
+move to `tables.changes.services.turn_play_for`, which locks the table and applies it only if the
+table is still at the version the robot thought about: a duplicate (another worker, a restart) or a
+late task (someone moved) changes nothing. A worker that is behind gives Difícil less time to think,
+so that people do not wait for the robots.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from django_tasks import task
 import ocholoco
 from bots.choose import choose
 from bots.dificil import DEFAULT_BUDGET
-from tables import clock, services
+from tables.changes import services
 from tables.models import Seat, Table
-from tables.selectors import table_at, tables_awaiting_turn, turn_due_in
-from tables.snapshot import AppliedChange
+from tables.state import clock
+from tables.state.lookup import table_at, tables_awaiting_turn, turn_due_in
+from tables.state.snapshot import AppliedChange
 
 # Behind by this many seconds or more, Difícil thinks for its shortest time.
 LATE_LIMIT = 0.25

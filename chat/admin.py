@@ -15,15 +15,8 @@ from django.urls import reverse
 
 from chat import services
 from chat.models import ChatMessage, ChatMute, ModerationAction
-from tables.admin import (
-    ReadOnlyAdmin,
-    ReasonActionForm,
-    SeatAction,
-    TableLink,
-    moderate,
-    seat_action_register,
-    table_link_register,
-)
+from tables.admin import ReadOnlyAdmin, ReasonActionForm, moderate
+from tables.plug import SeatAction, TableLink, seat_action_register, table_link_register
 
 
 class SpectatorFilter(admin.SimpleListFilter):

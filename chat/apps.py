@@ -6,13 +6,18 @@ class ChatConfig(AppConfig):
     verbose_name = "Chat"
 
     def ready(self) -> None:
-        from chat.publish import events_frame_part, greeting_log, greeting_log_forget
+        from chat.publish import events_frame_part, greeting_log, greeting_log_release
         from chat.services import table_change_record
         from chat.views import chat_column
-        from tables.dispatch import frame_part_register, recorder_register
-        from tables.page_parts import PagePart, greeting_part_register, page_part_register
+        from tables.plug import (
+            PagePart,
+            frame_part_register,
+            greeting_part_register,
+            page_part_register,
+            recorder_register,
+        )
 
         recorder_register(table_change_record)
         frame_part_register(events_frame_part)
         page_part_register(PagePart("chat", "chat/column.html", chat_column))
-        greeting_part_register(greeting_log, forget=greeting_log_forget)
+        greeting_part_register(greeting_log, release=greeting_log_release)

@@ -32,7 +32,7 @@ class ChatMessage(models.Model):
     # The seat it was written from, or None for a spectator ("mirando").
     seat_number = models.PositiveSmallIntegerField("lugar", null=True, blank=True)
     author_name = models.CharField("autor", max_length=24)
-    # The writer's address, as a keyed hash (`tables.limits.address_key`): what a mute of a
+    # The writer's address, as a keyed hash (`tables.web.clients.address_key`): what a mute of a
     # spectator binds, since a spectator has no seat and can drop any cookie.
     address = models.CharField("dirección (cifrada)", max_length=32, db_index=True)
     text = models.TextField("texto", max_length=300)

@@ -1,11 +1,11 @@
 """Push the chat to the browsers on a table's own socket (no second connection).
 
-A message goes to the table's public group as the `table.fragment` event the table consumer
-already forwards; the lines a table change adds to the chat ride in that change's frames
-(`events_frame_part`, registered with `tables.dispatch`): one frame per viewer per change.
-Chat lines carry no `data-version`, so the page swaps them as they come. A message and the
-chat's history are the same for every viewer; only the spectators' gate (whether they may
-write) goes to the watchers alone.
+A message goes to the table's public group as the `table.fragment` event the table consumer already
+forwards; the lines a table change adds to the chat ride in that change's frames
+(`events_frame_part`, registered with `tables.changes.consequences`): one frame per viewer per
+change. Chat lines carry no `data-version`, so the page swaps them as they come. A message and the
+chat's history are the same for every viewer; only the spectators' gate (whether they may write)
+goes to the watchers alone.
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from django.template.loader import render_to_string
 
 from chat.models import ChatMessage
 from chat.selectors import Line, chat_history, event_lines, gate_text, message_line
-from tables import publish
+from tables.live import broadcast
 from tables.models import Table
-from tables.snapshot import AppliedChange
+from tables.state.snapshot import AppliedChange
 
 COLUMN = "chat/column.html"
 
 
 def _send(group: str, html: str) -> None:
-    publish.send_fragment(group, html)
+    broadcast.send_fragment(group, html)
 
 
 def render_lines(lines: list[Line]) -> str:
@@ -70,7 +70,7 @@ def greeting_log(table: Table) -> str:
     return html
 
 
-def greeting_log_forget(table_id: int) -> None:
+def greeting_log_release(table_id: int) -> None:
     """The table's last open page here closed."""
     with _logs_lock:
         _logs.pop(table_id, None)

@@ -10,8 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from chat.models import ChatMessage, ChatMute, ChatSettings
+from tables.audiences.narration import event_text as table_event_text
 from tables.models import Seat, Table, TableEvent
-from tables.narration import event_text as table_event_text
 
 HISTORY_LIMIT = 200
 # The table events the chat shows, in a quieter style (moves and deals are the board's).

@@ -1,9 +1,9 @@
 """Every change to a table's chat: posting, the host's switch and moderation.
 
-A request that cannot be honoured raises `tables.errors.TableError` with a message in
+A request that cannot be honoured raises `tables.state.refusal.TableError` with a message in
 Spanish; nothing changes. What a change shows is published on commit (`chat.publish`).
 Moderation changes to the table itself (closing it, a seat's name or person) are table
-services, in `tables.services`; their record is kept here (`table_change_record`).
+services, in `tables.changes.services`; their record is kept here (`table_change_record`).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from django.db import transaction
 from chat import publish
 from chat.models import ChatMessage, ChatMute, ChatSettings, ModerationAction
 from chat.selectors import gate_text, is_muted
-from tables.changing import NAME_MAX
-from tables.errors import TableError
-from tables.identity import seat_by_secret
+from tables.changes.moderation import moderation_reason
+from tables.changes.unit_of_work import NAME_MAX
 from tables.models import Table
-from tables.moderation import moderation_reason
-from tables.snapshot import AppliedChange
+from tables.state.refusal import TableError
+from tables.state.seat_secrets import seat_by_secret
+from tables.state.snapshot import AppliedChange
 
 TEXT_MAX = 300
 SPECTATOR_NAME = "Espectador"
@@ -53,7 +53,7 @@ def message_post(
     """A viewer writes in the table's chat: under their seat's name, or as a spectator.
 
     `address_key` is the writer's network address as a keyed hash
-    (`tables.limits.address_key`): a spectator's mute binds it. How often one may write is the
+    (`tables.web.clients.address_key`): a spectator's mute binds it. How often one may write is the
     view's limit (`chat.views`)."""
     text = _clean_text(text)
     table = _table(table_id)
@@ -91,8 +91,8 @@ def spectators_chat_set(*, table_id: int, secret: str | None, allowed: bool) -> 
 
 
 def table_change_record(change: AppliedChange) -> None:
-    """Inside a table change (registered with `tables.dispatch`): keep the moderation record of
-    the staff actions it logged, and give a renamed seat's messages its new name."""
+    """Inside a table change (a recorder, `tables.plug`): keep the moderation record of the
+    staff actions it logged, and give a renamed seat's messages its new name."""
     table = change.table
     for event in change.events:
         if event.kind == "moderated":

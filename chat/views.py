@@ -6,7 +6,7 @@ else's. Without JavaScript the forms work too: the answer is a redirect back to 
 
 How often one may write binds the person, not anything a client can drop: a seated player's
 seat; a spectator's address, and all the spectators of the table together
-(`tables.limits`).
+(`tables.web.clients`).
 """
 
 from __future__ import annotations
@@ -23,11 +23,12 @@ from django.views.decorators.http import require_POST
 
 from chat import services
 from chat.selectors import column_context, spectators_can_write
-from tables.errors import TableError
-from tables.identity import page_code, proven_seat, seat_secret
-from tables.limits import REFUSALS, address_key, client_network, over_limit
 from tables.models import Seat, Table
-from tables.selectors import table_or_404
+from tables.state.lookup import table_or_404
+from tables.state.refusal import TableError
+from tables.state.seat_secrets import page_code, proven_seat, seat_secret
+from tables.web.clients import address_key, client_network
+from tables.web.rate_limits import REFUSALS, over_limit
 
 NAME_KEY = "chat_name"
 

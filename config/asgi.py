@@ -8,7 +8,7 @@ for each signal and each middleware hook, and began a thread (and a database con
 every request: a move's request cost half as much again.
 
 The embedded default also runs the background work here: `TASK_WORKERS` task-worker threads
-(robots, turn deadlines, alerts, archiving; `tables.workers`).
+(robots, turn deadlines, alerts, archiving; `tables.changes.workers`).
 """
 
 import asyncio
@@ -30,9 +30,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware  # noqa: E402
 
-from tables.publish import server_loop_bind  # noqa: E402
+from tables.changes.workers import workers_start_in_process  # noqa: E402
+from tables.live.broadcast import server_loop_bind  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
-from tables.workers import workers_start_in_process  # noqa: E402
 
 
 class SocketSession:
@@ -65,7 +65,7 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope, receive, send):
-    # Pushes made by request threads are handed to this loop (tables.publish).
+    # Pushes made by request threads are handed to this loop (tables.live.broadcast).
     server_loop_bind(asyncio.get_running_loop())
     return await router(scope, receive, send)
 

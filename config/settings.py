@@ -66,7 +66,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "tables.middleware.DatabaseUnavailableMiddleware",
+    "tables.web.middleware.DatabaseUnavailableMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_ratelimit.middleware.RatelimitMiddleware",
 ]
@@ -274,8 +274,8 @@ RATE_LIMITS = {
     # Admin sign-in attempts, per address.
     "admin_login": os.environ.get("RATE_ADMIN_LOGIN", "5/5m"),
 }
-RATELIMIT_IP_META_KEY = "tables.limits.client_address"
-RATELIMIT_VIEW = "tables.error_pages.too_many_requests"
+RATELIMIT_IP_META_KEY = "tables.web.clients.client_address"
+RATELIMIT_VIEW = "tables.web.error_pages.too_many_requests"
 
 # The cache the limits count in: Redis when REDIS_URL is set (atomic increments, shared by
 # every process); otherwise a table in the database, shared by every process that uses it.
@@ -305,4 +305,4 @@ SILENCED_SYSTEM_CHECKS = [
 ]
 
 # Error answers in Spanish: a CSRF failure says what happened (and htmx renews the token).
-CSRF_FAILURE_VIEW = "tables.error_pages.csrf_failure"
+CSRF_FAILURE_VIEW = "tables.web.error_pages.csrf_failure"

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tables.limits import per_address
+from tables.web.rate_limits import per_address
 
 urlpatterns = [
     # The admin's sign-in, with a limit on attempts per address (before the admin's own URL).

@@ -40,7 +40,7 @@ if ! command -v npm >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
 fi
-# The invitation preview's picture (tables/preview_image.py) is drawn in Debian's DejaVu fonts.
+# The invitation preview's picture (tables/invitation/picture.py) is drawn in Debian's DejaVu fonts.
 if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ]; then
   echo "Installing Debian's DejaVu fonts for the invitation's preview picture..."
   $SUDO apt-get update -qq

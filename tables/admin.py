@@ -1,7 +1,7 @@
 """Tables in the Django admin, for moderation: who plays where, the move log, and actions.
 
 Staff only (the admin site asks for a staff login). Every action goes through a service in
-`tables.moderation` (closing a table, a robot for a person, a new name), or of the app that
+`tables.changes.moderation` (closing a table, a robot for a person, a new name), or of the app that
 added it to a table's page (`seat_action_register`, `table_link_register`: the chat's mute and
 its messages), so it is checked, logged, versioned and published like a move, and recorded
 with its reason. The helpers the apps' admins share are here too (`ReadOnlyAdmin`, the reason
@@ -11,7 +11,6 @@ in the action bar, `moderate`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -25,9 +24,10 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 import ocholoco
-from tables import moderation
-from tables.errors import TableError
+from tables import plug
+from tables.changes import moderation
 from tables.models import Seat, Table, TableEvent
+from tables.state.refusal import TableError
 
 
 class ReasonActionForm(ActionForm):
@@ -77,38 +77,6 @@ class ReadOnlyAdmin(admin.ModelAdmin):
             "show_save_and_add_another": False, "show_delete": False,
         }
         return super().changeform_view(request, object_id, form_url, extra_context)
-
-
-@dataclass(frozen=True)
-class SeatAction:
-    """A moderation form another app adds to each person's seat on a table's admin page."""
-
-    name: str  # the form's `action`
-    label: str  # its button
-    run: Callable[..., object]  # run(table_id=, number=, reason=, actor=): a service
-
-
-@dataclass(frozen=True)
-class TableLink:
-    """A link another app adds to a table's admin page (the table's chat messages)."""
-
-    label: str
-    url: Callable[[int], str]  # the table's id -> the URL
-
-
-_seat_actions: dict[str, SeatAction] = {}
-_table_links: list[TableLink] = []
-
-
-def seat_action_register(action: SeatAction) -> SeatAction:
-    _seat_actions[action.name] = action
-    return action
-
-
-def table_link_register(link: TableLink) -> TableLink:
-    if link not in _table_links:
-        _table_links.append(link)
-    return link
 
 
 class SeatInline(admin.TabularInline):
@@ -198,14 +166,14 @@ class TableAdmin(ReadOnlyAdmin):
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         extra_context = {
             **(extra_context or {}), "moderation_url": None, "table_links": [],
-            "seat_actions": list(_seat_actions.values()),
+            "seat_actions": list(plug.seat_actions().values()),
         }
         if object_id:
             extra_context["moderation_url"] = reverse(
                 "admin:tables_table_moderate", args=[object_id]
             )
             extra_context["table_links"] = [
-                (link.label, link.url(int(object_id))) for link in _table_links
+                (link.label, link.url(int(object_id))) for link in plug.table_links()
             ]
         return super().changeform_view(request, object_id, form_url, extra_context)
 
@@ -232,8 +200,8 @@ class TableAdmin(ReadOnlyAdmin):
                         table_id=table.pk, number=number, name=request.POST.get("name", ""),
                         reason=reason, actor=actor,
                     )
-                case _ if action in _seat_actions:
-                    _seat_actions[action].run(
+                case _ if action in (seat_actions := plug.seat_actions()):
+                    seat_actions[action].run(
                         table_id=table.pk, number=number, reason=reason, actor=actor
                     )
                 case _:

@@ -1,7 +1,7 @@
 """Tables, their seats, the append-only log of what happened at them, and who has them open.
 
-A table's game state lives in two JSON snapshots written by `tables.services` only: the match
-(totals, round number, dealer) and the current round (hands, stock, discard...). Both are
+A table's game state lives in two JSON snapshots written by `tables.changes.services` only: the
+match (totals, round number, dealer) and the current round (hands, stock, discard...). Both are
 `ocholoco` values serialized with its JSON functions. Nothing here holds game logic.
 """
 
@@ -178,7 +178,7 @@ class TableEvent(models.Model):
 class TableRound(models.Model):
     """One round dealt at a table: its committed deal, where its moves start in the table's
     log, and how it ended. `reveal` is secret until the round is over (`finished`): only
-    `tables.round_history` reads it, and only then."""
+    `tables.audiences.round_history` reads it, and only then."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rounds")
     match_number = models.PositiveIntegerField("partida")  # 1, then 2 after REVANCHA...

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables.consumers import table_socket
+from tables.live.socket import table_socket
 
 websocket_urlpatterns = [
     path("ws/mesa/<str:code>/", table_socket),

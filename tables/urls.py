@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import error_pages, invitation_views, views
+from tables.web import error_pages, invitation, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,9 +14,9 @@ urlpatterns = [
     path("volver/<str:secret>/", views.seat_return, name="seat_return"),
     path("mesa/<str:code>/", views.table_page, name="table"),
     path("mesa/<str:code>/sentarse/", views.seat_claim, name="seat_claim"),
-    path("mesa/<str:code>/qr.svg", invitation_views.invitation_qr, name="invitation_qr"),
+    path("mesa/<str:code>/qr.svg", invitation.invitation_qr, name="invitation_qr"),
     path(
-        "mesa/<str:code>/vista/<str:key>.png", invitation_views.preview_image,
+        "mesa/<str:code>/vista/<str:key>.png", invitation.preview_image,
         name="preview_image",
     ),
     path("mesa/<str:code>/robot/", views.robot_add, name="robot_add"),

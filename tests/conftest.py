@@ -13,7 +13,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # WhiteNoise warns on every request when `collectstatic` has not been run (STATIC_ROOT).
     config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
     # Django 5.2's own {% csrf_token %} calls format_html("") for the "NOTPROVIDED" token that
-    # pushed fragments use (tables.render): Django's deprecation, not this project's call.
+    # pushed fragments use (tables.audiences.render): Django's deprecation, not this project's call.
     config.addinivalue_line(
         "filterwarnings", "ignore:Calling format_html\\(\\) without passing args:DeprecationWarning"
     )

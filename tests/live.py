@@ -172,7 +172,7 @@ def set_round(
     )
     script = (
         "import json; from django.db import transaction; from tables.models import Table; "
-        "from tables.selectors import table_by_code\n"
+        "from tables.state.lookup import table_by_code\n"
         "with transaction.atomic():\n"
         f"    t = Table.objects.select_for_update().get(pk=table_by_code({code!r}).pk); "
         f"t.round_state = json.loads({json.dumps(json.dumps(round_json))}); "

@@ -20,8 +20,8 @@ from channels.sessions import SessionMiddlewareStack
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
+from tables.live.broadcast import FRAGMENT_EVENT
 from tables.models import Table
-from tables.publish import FRAGMENT_EVENT
 from tables.routing import websocket_urlpatterns
 from tests.tables.helpers import Person
 

@@ -33,12 +33,12 @@ def channel_prefix(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def no_kept_frames() -> None:
-    """Each test starts with no table's frames kept in this process (`tables.publish`) and no
-    presence waiting to be written (`tables.presence`): the test databases reuse table ids."""
-    from tables import publish
-    from tables.presence import presence_forget_pending
+    """Each test starts with no table's frames kept in this process (`tables.live.frames`) and no
+    presence waiting to be written (`tables.live.presence`): the test databases reuse table ids."""
+    from tables.live import frames
+    from tables.live.presence import presence_forget_pending
 
-    publish.frames_forget()
+    frames.frames_clear()
     presence_forget_pending()  # an earlier test's sockets, whose event loop has ended
 
 

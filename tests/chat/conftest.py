@@ -1,7 +1,7 @@
 """Fixtures for the chat tests: people and tables come from tests/tables/helpers.py.
 
 Robots never play by themselves here, and on Redis each test gets a channel prefix of its own
-(as in tests/tables/conftest.py). The browser fixtures come from tests/conftest.py.
+(as in tests/tables/conftest.py).
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from asgiref.sync import sync_to_async
 from django.test import Client, RequestFactory
 
 from chat.models import ChatMessage, ChatMute, ModerationAction
-from tables.limits import address_key
 from tables.models import Table, TableEvent
+from tables.web.clients import address_key
 from tests.realtime import connect, in_event_loop, received
 from tests.tables.helpers import Person, lobby, notice, page, robot_play, started
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def spectator_address(person: Person) -> str:
-    """The hashed address the chat keeps for a spectator (`tables.limits.address_key`)."""
+    """The hashed address the chat keeps for a spectator (`tables.web.clients.address_key`)."""
     request = RequestFactory().post("/", REMOTE_ADDR=person.address)
     return address_key(request)
 

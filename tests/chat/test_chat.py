@@ -10,8 +10,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from chat.models import ChatMessage
+from tables.live.presence import presence_written
 from tables.models import Presence, TableEvent
-from tables.presence import presence_written
 from tests.realtime import connect, in_event_loop, nothing_more, received
 from tests.tables.helpers import Person, lobby, page, started
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tables import publish
+from tables.live import broadcast
 from tables.models import Table
 
 from .helpers import ANA_HAND, BETO_HAND, Person, deal, started
@@ -25,7 +25,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]]]:
     def send_fragments(messages, version: int = 0) -> None:
         record.extend(messages)
 
-    monkeypatch.setattr(publish, "send_fragments", send_fragments)
+    monkeypatch.setattr(broadcast, "send_fragments", send_fragments)
     yield record
 
 

@@ -10,9 +10,9 @@ from django.conf import settings
 from django.test import Client
 
 import ocholoco
-from tables import clock
-from tables.identity import remember_seat, seat_secret
 from tables.models import Table, TableEvent
+from tables.state import clock
+from tables.state.seat_secrets import remember_seat, seat_secret
 
 # A scripted two-player deal (clásico): Ana opens the table (seat 0, the dealer of round 1)
 # and Beto, in seat 1, plays first, on a 9♥ with 4♦ then K♣ on top of the stock.

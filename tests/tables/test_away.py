@@ -46,7 +46,7 @@ def test_the_round_log_is_one_tap_away_for_players_and_spectators():
 
 
 def _away(table, seen: int) -> list[str]:
-    from tables.narration import away_summary
+    from tables.audiences.narration import away_summary
 
     table.refresh_from_db()
     return away_summary(table, seen)

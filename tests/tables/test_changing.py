@@ -1,6 +1,7 @@
-"""What every change reads and writes (`tables.changing`, `tables.selectors.table_ref_or_404`,
-`tables.snapshot`): the table under its lock and its seats as the ORM gives them, only the
-columns a change changed written, its events logged with their ids."""
+"""What every change reads and writes (`tables.changes.unit_of_work`,
+`tables.state.lookup.table_ref_or_404`, `tables.state.snapshot`): the table under its lock and
+its seats as the ORM gives them, only the columns a change changed written, its events logged
+with their ids."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import pytest
 from django.db import DatabaseError
 from django.http import Http404
 
-from tables import changing as changing_module
-from tables import clock
-from tables.changing import changing
+from tables.changes import unit_of_work as changing_module
+from tables.changes.unit_of_work import changing
 from tables.models import Seat, Table, TableEvent
-from tables.selectors import table_ref_or_404, tables_awaiting_turn, tables_of_browser
+from tables.state import clock
+from tables.state.lookup import table_ref_or_404, tables_awaiting_turn, tables_of_browser
 
 from .helpers import lobby, started
 

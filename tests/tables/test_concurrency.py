@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 
-from tables import services
-from tables.errors import TableError
+from tables.changes import services
 from tables.models import Seat, Table, TableEvent
+from tables.state.refusal import TableError
 
 from .helpers import ANA_HAND, BETO_HAND, deal, robot_play, round_of
 

@@ -13,7 +13,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from tables.consumers import REVOKED_HTML
+from tables.live.socket import REVOKED_HTML
 from tests.realtime import ARRIVES, application, connect, in_event_loop, next_message, received
 
 from .helpers import (

@@ -17,7 +17,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 import ocholoco
-from tables import round_history
+from tables.audiences import round_history
 from tables.models import Table, TableRound
 
 from .helpers import Person, board, match_of, panel, round_of, started

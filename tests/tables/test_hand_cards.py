@@ -5,7 +5,7 @@ another state's markup."""
 from django.template.loader import render_to_string
 
 import ocholoco
-from tables.card_display import card_info, suit_info
+from tables.audiences.cards import card_info, suit_info
 from tables.templatetags.hand_cards import card_backs, face_card, hand_card, hand_cards
 
 

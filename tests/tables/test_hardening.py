@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.test import RequestFactory
 
-from tables.limits import client_address
+from tables.web.clients import client_address
 from tests.live import ROOT, live_servers
 
 from .helpers import Person

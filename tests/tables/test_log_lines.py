@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tables.publish import latest_frames
+from tables.live.frames import latest_frames
 
 from .helpers import ANA_HAND, BETO_HAND, deal, started
 

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from chat.models import ChatMessage
-from tables.consumers import REVOKED_HTML
+from tables.live.socket import REVOKED_HTML
 from tests.realtime import ARRIVES, connect, in_event_loop, next_message, received
 
 from .helpers import BETO_HAND, Person, cards_shown, lobby, panel

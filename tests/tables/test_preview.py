@@ -14,11 +14,11 @@ import pytest
 from PIL import Image
 
 import ocholoco
-from tables import preview_image
+from tables.invitation import picture
+from tables.invitation.preview import invitation_preview
+from tables.invitation.qr import QR_NAME
 from tables.models import Seat
-from tables.preview import invitation_preview
-from tables.share import QR_NAME
-from tables.snapshot import TableSnapshot
+from tables.state.snapshot import TableSnapshot
 
 from .helpers import ANA_HAND, BETO_HAND, Person, lobby, new_address, panel
 
@@ -167,9 +167,9 @@ def test_the_preview_picture_is_1200_by_630_under_300_kb_and_kept_for_good(
 ):
     table, *_ = game
     drawn = []
-    draw = preview_image._draw
-    monkeypatch.setattr(preview_image, "_draw", lambda p: drawn.append(p) or draw(p))
-    preview_image.preview_png.cache_clear()
+    draw = picture._draw
+    monkeypatch.setattr(picture, "_draw", lambda p: drawn.append(p) or draw(p))
+    picture.preview_png.cache_clear()
     path = image_path(meta(preview_fetch(f"/mesa/{table.code}/").content.decode()))
     first = preview_fetch(path, CHAT_APPS["Slack images"])
     again = preview_fetch(path, CHAT_APPS["Facebook"])
@@ -190,9 +190,9 @@ def test_every_preview_picture_of_a_lobby_and_a_match_is_1200_by_630_under_300_k
     assert ana.act(table, "empezar").status_code == 200
     pictures.append(preview_fetch(path(table)).content)
     assert pictures[0] != pictures[1]
-    for picture in pictures:
-        assert len(picture) < 300_000
-        assert Image.open(io.BytesIO(picture)).size == (1200, 630)
+    for png in pictures:
+        assert len(png) < 300_000
+        assert Image.open(io.BytesIO(png)).size == (1200, 630)
 
 
 def test_the_picture_address_changes_with_what_it_shows_and_an_old_one_leads_to_the_new():

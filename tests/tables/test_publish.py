@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tables import publish, render, services
-from tables.errors import TableError
+from tables.audiences import render
+from tables.changes import services
+from tables.live import broadcast
+from tables.state.refusal import TableError
 
 from .helpers import (
     ANA_HAND,
@@ -82,7 +84,7 @@ def test_each_audience_is_rendered_once_per_change_and_the_answer_reuses_it(monk
         return original(partial, context, request)
 
     monkeypatch.setattr(render, "_render", counted)
-    monkeypatch.setattr(publish, "send_fragments", lambda messages, version=0: None)
+    monkeypatch.setattr(broadcast, "send_fragments", lambda messages, version=0: None)
     response = beto.move(table, "draw")  # the commit runs its callbacks: a real transaction
 
     assert response.status_code == 200

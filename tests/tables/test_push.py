@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 import ocholoco
-from tables import push
+from tables.live import turn_alerts
 from tables.management.commands.vapid_keys import new_keys
 from tables.models import Presence, PushSubscription
 
@@ -103,7 +103,7 @@ def test_a_player_away_from_the_table_gets_an_encrypted_push_when_it_is_their_tu
     table, (ana, beto) = started("Ana", "Beto")  # Beto is to move
     browser = _subscribe(ana, table, service)
     _finish_turn(beto, table, 1)
-    assert run_queued(push.turn_alert) == 1
+    assert run_queued(turn_alerts.turn_alert) == 1
 
     assert len(service.received) == 1
     headers, body = service.received[0]
@@ -121,7 +121,7 @@ def test_no_push_while_the_seat_has_the_table_open(service):
     Presence.objects.create(table=table, channel_name="open-tab", seat_number=0)
     _finish_turn(beto, table, 1)
     assert round_of(table).turn == 0
-    assert run_queued(push.turn_alert) == 1
+    assert run_queued(turn_alerts.turn_alert) == 1
     assert service.received == []
 
 
@@ -129,12 +129,12 @@ def test_one_alert_per_turn_and_none_for_a_seat_whose_person_left(service):
     table, (ana, beto) = started("Ana", "Beto")  # Beto to move: his turn began at the deal
     _subscribe(beto, table, service)
     assert beto.move(table, "draw").status_code == 200  # still his turn: no new alert
-    assert run_queued(push.turn_alert) == 0
+    assert run_queued(turn_alerts.turn_alert) == 0
     assert service.received == []
 
     assert beto.act(table, "abandonar").status_code == 200
     table.refresh_from_db()  # a robot plays his seat now
-    push.turn_alert.call(table_id=table.pk, seat_number=1, version=table.version)
+    turn_alerts.turn_alert.call(table_id=table.pk, seat_number=1, version=table.version)
     assert service.received == []
 
 

@@ -1,11 +1,11 @@
-"""`tables.resync`: the look at the open pages' tables reads each one's version."""
+"""`tables.live.catch_up`: the look at the open pages' tables reads each one's version."""
 
 from __future__ import annotations
 
 import pytest
 
+from tables.live.catch_up import _versions
 from tables.models import Table
-from tables.resync import _versions
 
 from .helpers import started
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bots import tasks
+from tables.changes.workers import worker_new
 from tables.models import Table, TableEvent
-from tables.selectors import table_at, tables_awaiting_turn, turn_due_in
-from tables.workers import worker_new
+from tables.state.lookup import table_at, tables_awaiting_turn, turn_due_in
 
 from .helpers import (
     ANA_HAND,
@@ -174,7 +174,7 @@ def test_a_late_robot_thinks_less_but_never_less_than_its_shortest_time():
 
 
 def test_a_table_where_only_robots_are_left_deals_the_next_round_by_itself():
-    from tables.selectors import ROBOTS_NEXT_ROUND_DELAY
+    from tables.state.lookup import ROBOTS_NEXT_ROUND_DELAY
 
     table, (ana,) = started("Ana", robots=1)
     assert ana.act(table, "abandonar").status_code == 200

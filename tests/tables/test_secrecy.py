@@ -22,7 +22,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
 import ocholoco
-from tables import services
+from tables.changes import services
 from tables.models import Table
 
 from .helpers import Person, cards_shown, lobby, robot_play

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 import ocholoco
-from tables import publish, services
+from tables.changes import services
+from tables.live import frames
 from tables.models import Table
-from tables.snapshot import TableSnapshot
+from tables.state.snapshot import TableSnapshot
 
 from .helpers import round_of, set_round, started
 
@@ -54,7 +55,7 @@ def test_a_round_stored_by_other_means_is_read_from_what_is_stored(moved):
 def test_a_table_gone_quiet_keeps_no_decoded_state(moved):
     kept = loaded_round(moved)
 
-    publish.frames_release(moved.pk)  # its last open page here closed
+    frames.frames_release(moved.pk)  # its last open page here closed
 
     again = loaded_round(moved)
     assert again is not kept and again == kept

@@ -6,9 +6,10 @@ from datetime import timedelta
 
 import pytest
 
-from tables import clock, services
+from tables.changes import services
 from tables.models import Seat, Table, TableEvent
-from tables.selectors import table_at, tables_awaiting_turn, turn_due_in
+from tables.state import clock
+from tables.state.lookup import table_at, tables_awaiting_turn, turn_due_in
 
 from .helpers import Person, robot_play, round_of
 

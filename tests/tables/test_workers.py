@@ -8,9 +8,9 @@ import pytest
 from django_tasks_db.models import DBTaskResult
 
 from bots.tasks import robot_turn
-from tables import clock
+from tables.changes.workers import TASK_RESULTS_KEPT, tables_housekeeping, workers_startup
 from tables.models import Table
-from tables.workers import TASK_RESULTS_KEPT, tables_housekeeping, workers_startup
+from tables.state import clock
 
 from .helpers import run_queued, started
 
@@ -58,10 +58,10 @@ def test_housekeeping_archives_stale_tables_forgets_old_results_and_comes_back_i
 def test_an_in_process_worker_passes_over_the_queue_when_woken_until_stopped_errors_or_not(
     monkeypatch,
 ):
-    """tables.workers runs django-tasks-db's worker (`Worker.run`, in batch mode: what is due,
-    then it returns) each time work is due; a database error ends a pass, not the thread; its
-    public `running` flag stops it."""
-    from tables import workers
+    """`tables.changes.workers` runs django-tasks-db's worker (`Worker.run`, in batch mode: what
+    is due, then it returns) each time work is due; a database error ends a pass, not the thread;
+    its public `running` flag stops it."""
+    from tables.changes import workers
 
     passes, waits = [], []
 
@@ -84,7 +84,7 @@ def test_an_in_process_worker_passes_over_the_queue_when_woken_until_stopped_err
 def test_a_task_enqueued_in_this_process_wakes_its_workers_once_it_is_due(monkeypatch):
     from django.db import transaction
 
-    from tables import workers
+    from tables.changes import workers
 
     monkeypatch.setattr(workers, "_due", [])
     workers.task_enqueued.connect(workers._task_enqueued)
@@ -105,7 +105,7 @@ def test_a_task_enqueued_in_this_process_wakes_its_workers_once_it_is_due(monkey
 def test_django_tasks_db_worker_runs_a_queued_task_through_its_own_loop():
     """The door we use: `Worker(...)` made as its `db_worker` command makes it; one pass
     (batch) runs what is due and stops."""
-    from tables.workers import worker_new
+    from tables.changes.workers import worker_new
 
     workers_startup()
     worker = worker_new()

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from tables.services import tables_archive_stale
+from tables.changes.services import tables_archive_stale
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from tables.workers import publisher_loop_start, workers_startup
+from tables.changes.workers import publisher_loop_start, workers_startup
 
 
 class Command(BaseCommand):

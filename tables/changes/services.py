@@ -1,12 +1,12 @@
 """Every change to a table by its players, its robots and its housekeeping: one function per
-change, each a complete unit of work (staff actions are `tables.moderation`).
+change, each a complete unit of work (staff actions are `tables.changes.moderation`).
 
-Each service runs inside `tables.changing.changing`: it locks the table row
-(`select_for_update`) for its whole transaction, checks who is acting and what they ask for,
-applies it (the rules come from `ocholoco`); then the new snapshots are saved, the events
-appended to the table's log, the table's version bumped and the applied change handed to
-`tables.dispatch`, the one place that says what follows (a robot's next turn, alerts, the
-pushes once committed). This module knows no listener.
+Each service runs inside `tables.changes.unit_of_work.changing`: it locks the table row
+(`select_for_update`) for its whole transaction, checks who is acting and what they ask for, applies
+it (the rules come from `ocholoco`); then the new snapshots are saved, the events appended to the
+table's log, the table's version bumped and the applied change handed to
+`tables.changes.consequences`, the one place that says what follows (a robot's next turn, alerts,
+the pushes once committed). This module knows no listener.
 
 A request that cannot be honoured raises `TableError` with a message in Spanish for the
 player; the transaction rolls back, so nothing changes.
@@ -23,8 +23,7 @@ from typing import Any
 from django.db import transaction
 
 import ocholoco
-from tables import clock
-from tables.changing import (
+from tables.changes.unit_of_work import (
     Change,
     acting_host,
     acting_seat,
@@ -35,11 +34,12 @@ from tables.changing import (
     host_passes_on,
     seat_to_robot,
 )
-from tables.errors import TableError
-from tables.identity import seat_by_secret
+from tables.live.broadcast import table_revoke_watchers
 from tables.models import Seat, Table, TableEvent, TableRound, hash_secret, new_table_code
-from tables.publish import table_revoke_watchers
-from tables.snapshot import MATCH, ROUND, decoded_keep
+from tables.state import clock
+from tables.state.decoded import MATCH, ROUND, decoded_keep
+from tables.state.refusal import TableError
+from tables.state.seat_secrets import seat_by_secret
 
 ROBOT_NAMES = ["Robotina", "Chispa", "Tuerca", "Pixel", "Bit", "Cobre", "Dínamo", "Voltio"]
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 import ocholoco
-from tables.preview import (
+from tables.invitation.preview import (
     CHANGED,
     HEIGHT,
     LOBBY,

@@ -18,9 +18,9 @@ from dataclasses import asdict, dataclass
 from django.http import HttpRequest
 from django.urls import reverse
 
-from tables.contexts import board_context
+from tables.audiences.visible import board_context
 from tables.models import Table
-from tables.snapshot import TableSnapshot
+from tables.state.snapshot import TableSnapshot
 
 # Bumped whenever the picture is drawn differently: every picture's address changes with it.
 DRAWING = 1

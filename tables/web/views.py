@@ -21,28 +21,35 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 import ocholoco
-from tables import push, services
-from tables.card_display import card_info
-from tables.error_pages import notice_fragment
-from tables.errors import TableError
-from tables.identity import SESSION_KEY, page_code, proven_seat, remember_seat, seat_secret
-from tables.invitation_views import link_previews
-from tables.limits import per_address
-from tables.models import Seat, Table, TableRound
-from tables.narration import away_summary, round_log, table_log_lines
-from tables.page_parts import page_parts_context
-from tables.preview import invitation_meta, invitation_preview
-from tables.publish import latest_frames
-from tables.render import render_for_viewer
-from tables.round_history import (
+from tables.audiences.cards import card_info
+from tables.audiences.narration import away_summary, round_log, table_log_lines
+from tables.audiences.render import render_for_viewer
+from tables.audiences.round_history import (
     finished_round,
     round_fairness,
     round_proof,
     round_replay,
     table_history,
 )
-from tables.selectors import table_by_code, table_or_404, table_ref_or_404, tables_of_browser
-from tables.snapshot import TableSnapshot
+from tables.changes import services
+from tables.invitation.preview import invitation_meta, invitation_preview
+from tables.live import turn_alerts
+from tables.live.frames import latest_frames
+from tables.models import Seat, Table, TableRound
+from tables.plug import page_parts_context
+from tables.state.lookup import table_by_code, table_or_404, table_ref_or_404, tables_of_browser
+from tables.state.refusal import TableError
+from tables.state.seat_secrets import (
+    SESSION_KEY,
+    page_code,
+    proven_seat,
+    remember_seat,
+    seat_secret,
+)
+from tables.state.snapshot import TableSnapshot
+from tables.web.error_pages import notice_fragment
+from tables.web.invitation import link_previews
+from tables.web.rate_limits import per_address
 
 DECKS = [
     ("clasica", "Clásica"),
@@ -518,7 +525,7 @@ def push_subscribe(request: HttpRequest, code: str) -> HttpResponse:
     except ValueError:
         subscription = None
     try:
-        push.push_subscribe(
+        turn_alerts.push_subscribe(
             table_id=table.pk, secret=seat_secret(request.session, table),
             subscription=subscription,
         )

@@ -32,20 +32,12 @@ from django_tasks.signals import task_enqueued
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
-from tables import clock, publish
-from tables.services import tables_archive_stale
+from tables import plug
+from tables.changes.services import tables_archive_stale
+from tables.live import broadcast
+from tables.state import clock
 
 logger = logging.getLogger(__name__)
-
-_startup_hooks: list[Callable[[], object]] = []
-
-
-def startup_register(hook: Callable[[], object]) -> Callable[[], object]:
-    """Run `hook` whenever workers start (after a restart, work may be waiting)."""
-    if hook not in _startup_hooks:
-        _startup_hooks.append(hook)
-    return hook
-
 
 def worker_new(*, batch: bool = False) -> Worker:
     """django-tasks-db's worker, as its `db_worker` command makes it (the default backend and
@@ -60,7 +52,7 @@ def worker_new(*, batch: bool = False) -> Worker:
 
 def workers_startup() -> None:
     """What workers do first: the apps' start-up hooks, then housekeeping (hourly from then on)."""
-    for hook in _startup_hooks:
+    for hook in plug.startup_hooks():
         try:
             hook()
         except Exception:  # the database may not be migrated yet
@@ -89,7 +81,7 @@ def publisher_loop_start() -> None:
     server loop): one connection to the channel layer, kept, instead of one per push."""
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, name="publisher", daemon=True).start()
-    publish.server_loop_bind(loop)
+    broadcast.server_loop_bind(loop)
 
 
 # --- Worker threads in the web process (the embedded default) ------------------------------

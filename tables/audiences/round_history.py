@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import ocholoco
-from tables.card_display import card_info, cards_info, suit_info
+from tables.audiences.cards import card_info, cards_info, suit_info
 from tables.models import Table, TableRound
 
 

@@ -1,5 +1,6 @@
 """The refusal every table service raises: a request the table will not honour, told in
-Spanish (the transaction rolls back, so nothing changes). Error pages are `tables.error_pages`."""
+Spanish (the transaction rolls back, so nothing changes). Error pages are
+`tables.web.error_pages`."""
 
 
 class TableError(Exception):

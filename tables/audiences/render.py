@@ -11,9 +11,9 @@ from typing import Any
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from tables.contexts import board_context, panel_context, round_summary
+from tables.audiences.visible import board_context, panel_context, round_summary
 from tables.models import Seat
-from tables.snapshot import TableSnapshot
+from tables.state.snapshot import TableSnapshot
 
 PAGE = "tables/table.html"
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import ocholoco
 from tables.models import Seat, Table, TableEvent
-from tables.snapshot import TableSnapshot
+from tables.state.snapshot import TableSnapshot
 
 
 def names_joined(items: list[str]) -> str:

@@ -23,11 +23,11 @@ from django_tasks import task
 from pywebpush import WebPushException, webpush
 
 import ocholoco
-from tables.errors import TableError
-from tables.identity import seat_by_secret
+from tables.live.presence import seat_has_table_open
 from tables.models import PushSubscription, Seat, Table
-from tables.presence import seat_has_table_open
-from tables.snapshot import AppliedChange
+from tables.state.refusal import TableError
+from tables.state.seat_secrets import seat_by_secret
+from tables.state.snapshot import AppliedChange
 
 logger = logging.getLogger(__name__)
 

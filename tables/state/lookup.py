@@ -9,10 +9,10 @@ from django.db import connection
 from django.db.models import Prefetch, Q
 from django.http import Http404
 
-from tables import clock
-from tables.identity import seat_by_secret
 from tables.models import Seat, Table
-from tables.snapshot import TableSnapshot
+from tables.state import clock
+from tables.state.seat_secrets import seat_by_secret
+from tables.state.snapshot import TableSnapshot
 
 # Seconds a table with only robots left waits on a round's end before dealing the next.
 ROBOTS_NEXT_ROUND_DELAY = 5.0

@@ -1,9 +1,9 @@
 """The unit of work every table change goes through (`changing`), and the checks and steps the
 services share: who is acting, at which version, a name, a seat a robot takes over.
 
-`changing` locks the table row (`SELECT ... FOR UPDATE`) for the whole transaction, loads the
-table once, lets the service change it, then saves only what changed, appends the events to the
-table's log, bumps the version and hands the applied change to `tables.dispatch`, the one place
+`changing` locks the table row (`SELECT ... FOR UPDATE`) for the whole transaction, loads the table
+once, lets the service change it, then saves only what changed, appends the events to the table's
+log, bumps the version and hands the applied change to `tables.changes.consequences`, the one place
 that says what follows. A refusal (`TableError`) rolls it all back.
 """
 
@@ -22,12 +22,12 @@ from django.db.models import Field
 from django.utils import timezone
 
 import ocholoco
-from tables import clock
-from tables.dispatch import table_changed
-from tables.errors import TableError
-from tables.identity import seat_by_secret
+from tables.changes.consequences import table_changed
 from tables.models import Seat, Table, TableEvent
-from tables.snapshot import AppliedChange, TableSnapshot
+from tables.state import clock
+from tables.state.refusal import TableError
+from tables.state.seat_secrets import seat_by_secret
+from tables.state.snapshot import AppliedChange, TableSnapshot
 
 NAME_MAX = 24
 

@@ -6,11 +6,11 @@ message they handle, to close stale database connections: a frame touches no dat
 move sends one to every viewer).
 
 On connect the socket is accepted at once; the viewer proves their seat (from the session) and
-gets the whole current table (`tables.greeting`, sockets connecting together greeted in one
+gets the whole current table (`tables.live.reconnect`, sockets connecting together greeted in one
 database hop), so a dropped connection or a restart never leaves a stale page; they join the
 table's public group (chat messages) and either their seat's group or the watchers' group.
-After that the socket forwards the frames `tables.publish` rendered for its groups, as they
-are. Presence is written in batches (`tables.presence`).
+After that the socket forwards the frames `tables.live.broadcast` sent for its groups, as they
+are. Presence is written in batches (`tables.live.presence`).
 
 Forwarding is most of what a consumer does (every viewer, every move), so it is asynchronous:
 a synchronous consumer spent a thread of its own on every frame.
@@ -24,12 +24,13 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from tables import resync
-from tables.greeting import greet
-from tables.page_parts import greeting_parts_forget
-from tables.presence import presence_joined, presence_left
-from tables.publish import FRAGMENT_EVENT, WATCHERS, frames_release, latest_frames
-from tables.selectors import table_by_code
+from tables.live import catch_up
+from tables.live.broadcast import FRAGMENT_EVENT
+from tables.live.frames import WATCHERS, frames_release, latest_frames
+from tables.live.presence import presence_joined, presence_left
+from tables.live.reconnect import greet
+from tables.plug import greeting_parts_release
+from tables.state.lookup import table_by_code
 
 REVOKED_HTML = (
     '<div id="notice" hx-swap-oob="true" class="notice" role="alert">'
@@ -52,7 +53,7 @@ async def table_socket(scope: dict, receive: Any, send: Any) -> None:
 
 class TablePage:
     """One open table page: its viewer, the groups it joined, the newest version it was sent
-    (`tables.resync` reads `version` and `awaited`)."""
+    (`tables.live.catch_up` reads `version` and `awaited`)."""
 
     def __init__(self, scope: dict, send: Any) -> None:
         self.scope, self.base_send = scope, send
@@ -103,7 +104,7 @@ class TablePage:
         self.groups = [greeting.group_name, greeting.audience_group]
         for group in self.groups:
             await self.layer.group_add(group, self.channel_name)
-        resync.watch(self)  # a change pushed before the joins: the page catches up
+        catch_up.watch(self)  # a change pushed before the joins: the page catches up
         presence_joined(self.table_id, self.seat_number, self.channel_name)
         await self.send(text_data=greeting.html)
         # A change this process pushed while the greeting was made reached no group yet.
@@ -118,9 +119,9 @@ class TablePage:
     async def disconnect(self) -> None:
         if self.table_id is None:
             return
-        if resync.unwatch(self):  # the table's last page here: what is kept for it goes
+        if catch_up.unwatch(self):  # the table's last page here: what is kept for it goes
             frames_release(self.table_id)
-            greeting_parts_forget(self.table_id)
+            greeting_parts_release(self.table_id)
         await self.leave_groups()
         presence_left(self.channel_name)
 
@@ -153,7 +154,7 @@ class TablePage:
         the players' link, an ex-player's, goes on)."""
         if await database_sync_to_async(_code_serves)(self.table_id, self.code):
             return True
-        resync.unwatch(self)
+        catch_up.unwatch(self)
         await self.leave_groups()
         await self.send(text_data=REVOKED_HTML)
         await self.close()

@@ -1,11 +1,11 @@
 """The invitation seen from outside the table: what a chat app's preview fetch gets, the
 preview's picture, and the invitation's QR code.
 
-A link-preview fetch (`tables.linkpreview`) of an invitation gets a small page of its own: the
-Open Graph and Twitter card tags and the same words in its body, nothing else. It reads the
-table and changes nothing: no seat, no socket (so it is never counted as watching), no session
-and no cookie, no rate limit counted. A link that no longer leads to a table (the host renewed
-the invitation) answers the same way, with a preview that says the link has changed.
+A link-preview fetch (`tables.invitation.crawlers`) of an invitation gets a small page of its own:
+the Open Graph and Twitter card tags and the same words in its body, nothing else. It reads the
+table and changes nothing: no seat, no socket (so it is never counted as watching), no session and
+no cookie, no rate limit counted. A link that no longer leads to a table (the host renewed the
+invitation) answers the same way, with a preview that says the link has changed.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from tables.linkpreview import is_link_preview
+from tables.invitation.crawlers import is_link_preview
+from tables.invitation.picture import preview_png
+from tables.invitation.preview import InvitationPreview, invitation_meta, invitation_preview
+from tables.invitation.qr import invitation_qr_svg
 from tables.models import Table
-from tables.preview import InvitationPreview, invitation_meta, invitation_preview
-from tables.preview_image import preview_png
-from tables.selectors import table_by_code
-from tables.share import invitation_qr_svg
-from tables.snapshot import TableSnapshot
+from tables.state.lookup import table_by_code
+from tables.state.snapshot import TableSnapshot
 
 # A person whose browser a user-agent list takes for a link preview follows the preview page's
 # link, which carries this: they get the table's own page.

@@ -17,12 +17,12 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from tables.identity import proven_seat
+from tables.live.frames import WATCHERS, Frames, frames_render, latest_frames
 from tables.models import Seat, Table
-from tables.page_parts import greeting_parts_html
-from tables.publish import WATCHERS, Frames, frames_render, latest_frames
-from tables.selectors import table_by_code
-from tables.snapshot import TableSnapshot
+from tables.plug import greeting_parts_html
+from tables.state.lookup import table_by_code
+from tables.state.seat_secrets import proven_seat
+from tables.state.snapshot import TableSnapshot
 
 BATCH = 250  # sockets greeted in one database hop at most (the first ones wait no longer)
 

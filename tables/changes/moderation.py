@@ -1,7 +1,7 @@
 """Moderation: staff actions on a table, from the Django admin (`tables.admin`).
 
-They change the table through `tables.changing`, like a move: locked, logged, versioned and
-published the same way. Each one also logs a "moderated" event (who, what, why), which the
+They change the table through `tables.changes.unit_of_work`, like a move: locked, logged, versioned
+and published the same way. Each one also logs a "moderated" event (who, what, why), which the
 moderation record (`chat`) keeps, in the same transaction.
 """
 
@@ -9,15 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.changing import (
-    Change,
-    changing,
-    check_name_free,
-    clean_name,
-    seat_to_robot,
-)
-from tables.errors import TableError
+from tables.changes.unit_of_work import Change, changing, check_name_free, clean_name, seat_to_robot
 from tables.models import Seat, Table
+from tables.state.refusal import TableError
 
 MODERATION_REASON_MAX = 200
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.urls import reverse
 
-import ocholoco
 from tables.models import Seat, Table, TableEvent
+from tables.state.decoded import MATCH, ROUND, decoded_state
 
 
 @dataclass
@@ -30,8 +30,8 @@ class TableSnapshot:
     def load(cls, table: Table, seats: Iterable[Seat] | None = None) -> TableSnapshot:
         """`seats`: the table's, if they were read with it (prefetched); else they are read."""
         seats = {s.number: s for s in (_seats(table) if seats is None else seats)}
-        round_state = _decoded(table.pk, ROUND, table.round_state)
-        match = _decoded(table.pk, MATCH, table.match_state)
+        round_state = decoded_state(table.pk, ROUND, table.round_state)
+        match = decoded_state(table.pk, MATCH, table.match_state)
         return cls(table=table, seats=seats, round=round_state, match=match)
 
     @functools.cached_property
@@ -58,52 +58,11 @@ def _seats(table: Table) -> list[Seat]:
 _SEATS_SQL = "SELECT * FROM tables_seat WHERE table_id = %s ORDER BY number"
 
 
-# --- Decoded game states ---------------------------------------------------------------------
-# A table's next change, and each page that (re)connects, read the JSON its last change wrote:
-# decoding it again cost more than a tenth of a move's own work. The engine's values are
-# immutable, so one decoded state serves every reader; a kept state is used only for JSON equal
-# to the JSON it stands for (compared in C, in a few microseconds), so a table changed by another
-# process, or by hand, is decoded afresh.
-
-ROUND, MATCH = "round", "match"
-KEPT_STATES = 4000  # a round and a match for each of 2,000 tables (a few MB)
-
-_kept: dict[tuple[int, str], tuple[dict[str, Any], Any]] = {}
-
-
-def _decoded(table_id: int, kind: str, data: dict[str, Any] | None) -> Any:
-    if not data:
-        return None
-    kept = _kept.get((table_id, kind))
-    if kept is not None and kept[0] == data:
-        return kept[1]
-    value = ocholoco.from_json(data)
-    decoded_keep(table_id, kind, data, value)
-    return value
-
-
-def decoded_keep(table_id: int, kind: str, data: dict[str, Any], value: Any) -> None:
-    """`data` is `ocholoco.to_json(value)`, as a change saved it: the next read takes `value`."""
-    if len(_kept) >= KEPT_STATES:
-        _kept.clear()
-    _kept[(table_id, kind)] = (data, value)
-
-
-def decoded_release(table_id: int) -> None:
-    """The table went quiet here: its states go (the next read decodes them)."""
-    _kept.pop((table_id, ROUND), None)
-    _kept.pop((table_id, MATCH), None)
-
-
-def decoded_forget() -> None:
-    _kept.clear()
-
-
 @dataclass(frozen=True)
 class AppliedChange:
     """One table change as it was applied, in its transaction and before the commit: the table
-    after it, the events it logged, whose turn began. What `tables.dispatch` hands to the
-    recorders (inside the transaction) and to the frame parts (after the commit)."""
+    after it, the events it logged, whose turn began. What `tables.changes.consequences` hands to
+    the recorders (inside the transaction) and to the frame parts (after the commit)."""
 
     snapshot: TableSnapshot
     events: list[TableEvent]

@@ -20,7 +20,7 @@ from typing import Protocol
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from tables.publish import viewer_html
+from tables.live.frames import viewer_html
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ INTERVAL = 0.5
 
 
 class OpenPage(Protocol):
-    """An open table page, as its socket's consumer (`tables.consumers`) keeps it."""
+    """An open table page, as its socket's consumer (`tables.live.socket`) keeps it."""
 
     table_id: int
     seat_number: int | None

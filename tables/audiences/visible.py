@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import ocholoco
-from tables.card_display import card_info, cards_info, hand_grid, suit_info
+from tables.audiences.cards import card_info, cards_info, hand_grid, suit_info
+from tables.audiences.narration import log_lines, names_joined
+from tables.audiences.round_history import round_proof
 from tables.models import Seat, Table
-from tables.narration import log_lines, names_joined
-from tables.round_history import round_proof
-from tables.snapshot import TableSnapshot
+from tables.state.snapshot import TableSnapshot
 
 # The robot levels a host may add (value, label): Django builds `choices` anew on every read.
 ROBOT_LEVELS = Seat.Level.choices

@@ -1,0 +1,103 @@
+"""What each audience of a table is shown at one version (`Frames`): rendered once per audience,
+and the latest frames of each table kept in this process, so that the acting player's answer
+and a page that (re)connects reuse them instead of rendering again."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from tables.audiences.render import render_board, render_panel
+from tables.audiences.visible import round_summary
+from tables.models import Table, hash_secret
+from tables.state.decoded import decoded_clear, decoded_release
+from tables.state.snapshot import TableSnapshot
+
+WATCHERS = -1  # the watchers' audience, beside the seat numbers
+KEPT_TABLES = 2000  # latest frames kept, for this many tables (a few MB)
+
+
+@dataclass(frozen=True)
+class Frames:
+    """What each audience of a table is shown at one version."""
+
+    table_id: int
+    version: int
+    board: str
+    panels: dict[int, str]  # seat number (or WATCHERS) -> that audience's panel
+    seat_of_secret: dict[str, int]  # a seat secret's hash -> its seat number
+    extra: str = ""  # the frame parts (chat lines): pushed, never in an HTTP answer
+
+    def audience_of(self, secret: str | None) -> int:
+        return self.seat_of_secret.get(hash_secret(secret), WATCHERS) if secret else WATCHERS
+
+    def page_html(self, audience: int) -> str:
+        """Board and panel of `audience`: what a page swaps in (an answer, a greeting)."""
+        return self.board + self.panels.get(audience, self.panels[WATCHERS])
+
+
+_latest: OrderedDict[int, Frames] = OrderedDict()
+_latest_lock = threading.Lock()
+
+
+def latest_frames(table_id: int) -> Frames | None:
+    with _latest_lock:
+        return _latest.get(table_id)
+
+
+def frames_clear() -> None:
+    with _latest_lock:
+        _latest.clear()
+    decoded_clear()
+
+
+def frames_release(table_id: int) -> None:
+    """The table's last open page in this process closed: its frames and decoded states go (a
+    table that goes quiet keeps nothing here; the next change or page renders them again)."""
+    with _latest_lock:
+        _latest.pop(table_id, None)
+    decoded_release(table_id)
+
+
+def _keep(frames: Frames) -> None:
+    with _latest_lock:
+        kept = _latest.get(frames.table_id)
+        if kept is not None and kept.version > frames.version:
+            return  # a newer version was rendered meanwhile (another thread)
+        _latest[frames.table_id] = frames
+        _latest.move_to_end(frames.table_id)
+        while len(_latest) > KEPT_TABLES:
+            _latest.popitem(last=False)
+
+
+def frames_render(snapshot: TableSnapshot, extra_html: str = "") -> Frames:
+    """Render every audience's part of `snapshot` once, and keep it as the table's latest."""
+    table = snapshot.table
+    summary = round_summary(snapshot)
+    watchers = render_panel(snapshot, None, summary)
+    panels = {WATCHERS: watchers}
+    seat_of_secret = {}
+    for number, seat in snapshot.seats.items():
+        if seat.is_robot:
+            continue
+        # A seat whose person left gets the watchers' panel: nobody can prove it any more.
+        panels[number] = watchers if seat.abandoned else render_panel(snapshot, seat, summary)
+        if seat.secret_hash:
+            seat_of_secret[seat.secret_hash] = number
+    frames = Frames(
+        table_id=table.pk, version=table.version, board=render_board(snapshot),
+        panels=panels, seat_of_secret=seat_of_secret, extra=extra_html,
+    )
+    _keep(frames)
+    return frames
+
+
+def viewer_html(table_id: int, seat_number: int | None) -> tuple[int, str]:
+    """(version, board + panel) of the table as it is now, for one viewer (a page that
+    connects or catches up): the kept frames when they are current, else rendered now."""
+    table = Table.objects.get(pk=table_id)
+    frames = latest_frames(table_id)
+    if frames is None or frames.version != table.version:
+        frames = frames_render(TableSnapshot.load(table))
+    return frames.version, frames.page_html(WATCHERS if seat_number is None else seat_number)
