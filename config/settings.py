@@ -41,7 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "django.contrib.staticfiles",
+    "config.storage.StaticFiles",  # django.contrib.staticfiles (config/storage.py)
     "channels",
     "django_htmx",
     "template_partials",
@@ -205,7 +205,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "config.storage.StaticFilesStorage"  # WhiteNoise's, module imports hashed too
     },
 }
 

@@ -53,3 +53,22 @@ def test_nothing_in_the_repository_refers_to_files_outside_it():
             for match in pattern.finditer(text):
                 found.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
     assert found == []
+
+
+def test_the_pages_scripts_are_modules_that_share_nothing_through_window():
+    """Our scripts load as ES modules and talk through import/export only: no object of ours
+    hung on `window` for another file to read, and no module copies what helpers.js holds."""
+    scripts = sorted((ROOT / "static" / "js").glob("*.js"))
+    assert scripts
+    for script in scripts:
+        text = script.read_text()
+        assert not re.search(r"\bwindow\.\w+\s*=[^=]", text), script.name
+        assert not re.search(r"\bwindow\.ocholoco", text), script.name
+        if script.name != "helpers.js":
+            assert not re.search(r"function (toast|reduceMotion|versionOf|playCard)\b", text)
+    tags = [
+        tag for html in (ROOT / "templates").rglob("*.html")
+        for tag in re.findall(r"<script[^>]*\bsrc=[^>]*>", html.read_text())
+        if "js/" in tag and "django_htmx" not in tag
+    ]
+    assert tags and all('type="module"' in tag for tag in tags), tags

@@ -4,129 +4,127 @@
 // error page, a dropped connection, a timeout) becomes a short Spanish notice saying what
 // happened and what to do. A CSRF failure (a page open for very long, or cookies cleared)
 // was refused before doing anything, so the page renews its token and sends it once more.
-(function () {
-  "use strict";
+import { toast } from "./helpers.js";
 
-  const MESSAGES = {
-    0: "Sin conexión con el servidor: revisa tu internet y vuelve a intentarlo.",
-    400: "El servidor no entendió ese pedido: recarga la página y vuelve a intentarlo.",
-    403: "No se pudo hacer eso: recarga la página y vuelve a intentarlo.",
-    404: "Esta mesa ya no está en esa dirección: pide el enlace nuevo a quien abrió la mesa.",
-    409: "La mesa cambió: mira de nuevo y vuelve a intentarlo.",
-    413: "Eso es demasiado largo para enviarlo.",
-    429: "Vas muy rápido: espera un momento y vuelve a intentarlo.",
-    500: "Algo falló en el servidor: vuelve a intentarlo en un momento.",
-    timeout: "El servidor tardó demasiado en responder: vuelve a intentarlo.",
-    csrf: "La página llevaba mucho tiempo abierta: recárgala para seguir.",
-  };
+const MESSAGES = {
+  0: "Sin conexión con el servidor: revisa tu internet y vuelve a intentarlo.",
+  400: "El servidor no entendió ese pedido: recarga la página y vuelve a intentarlo.",
+  403: "No se pudo hacer eso: recarga la página y vuelve a intentarlo.",
+  404: "Esta mesa ya no está en esa dirección: pide el enlace nuevo a quien abrió la mesa.",
+  409: "La mesa cambió: mira de nuevo y vuelve a intentarlo.",
+  413: "Eso es demasiado largo para enviarlo.",
+  429: "Vas muy rápido: espera un momento y vuelve a intentarlo.",
+  500: "Algo falló en el servidor: vuelve a intentarlo en un momento.",
+  timeout: "El servidor tardó demasiado en responder: vuelve a intentarlo.",
+  csrf: "La página llevaba mucho tiempo abierta: recárgala para seguir.",
+};
 
-  function messageFor(status) {
-    if (MESSAGES[status]) return MESSAGES[status];
-    return status >= 500 ? MESSAGES[500] : MESSAGES[400];
+function messageFor(status) {
+  if (MESSAGES[status]) return MESSAGES[status];
+  return status >= 500 ? MESSAGES[500] : MESSAGES[400];
+}
+
+// The notice goes where the person is looking: the chat's own line for the chat's forms,
+// the table's notice area otherwise (or a toast on a page without one).
+function show(text, elt) {
+  const inChat = elt && elt.closest && elt.closest("#chat");
+  const target = document.getElementById(inChat ? "chat-error" : "notice");
+  if (!target) {
+    toast(text);
+    return;
   }
-
-  // The notice goes where the person is looking: the chat's own line for the chat's forms,
-  // the table's notice area otherwise (or a toast on a page without one).
-  function show(text, elt) {
-    const inChat = elt && elt.closest && elt.closest("#chat");
-    const target = document.getElementById(inChat ? "chat-error" : "notice");
-    if (!target) {
-      if (window.ocholoco && window.ocholoco.toast) window.ocholoco.toast(text);
-      return;
-    }
-    if (inChat) {
-      target.textContent = text;
-      target.hidden = false;
-      return;
-    }
-    const p = document.createElement("p");
-    p.className = "notice error";
-    p.setAttribute("role", "alert");
-    p.textContent = text;
-    target.replaceChildren(p);
+  if (inChat) {
+    target.textContent = text;
+    target.hidden = false;
+    return;
   }
+  const p = document.createElement("p");
+  p.className = "notice error";
+  p.setAttribute("role", "alert");
+  p.textContent = text;
+  target.replaceChildren(p);
+}
 
-  // The element that made the request (the detail's `elt` may be its target instead).
-  function source(detail) {
-    return (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
-  }
+// The element that made the request (the detail's `elt` may be its target instead).
+function source(detail) {
+  return (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
+}
 
-  // A request sent again after a CSRF renewal asks no question (hx-confirm) a second time,
-  // and if it is refused again (cookies blocked, say) that is told, not renewed once more:
-  // one renewal per action, whatever else the page sends meanwhile.
-  const retried = new WeakSet();
+// A request sent again after a CSRF renewal asks no question (hx-confirm) a second time,
+// and if it is refused again (cookies blocked, say) that is told, not renewed once more:
+// one renewal per action, whatever else the page sends meanwhile.
+const retried = new WeakSet();
 
-  function csrfRenewThenRetry(detail) {
-    const config = detail.requestConfig;
-    const elt = source(detail);
-    fetch("/csrf/", { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (response) {
-        if (!response.ok) throw new Error(String(response.status));
-        return response.json();
-      })
-      .then(function (data) {
-        // Every form carries the token too (and Django reads the form's before the header).
-        document.body.setAttribute("hx-headers", JSON.stringify({ "X-CSRFToken": data.token }));
-        document.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (input) {
-          input.value = data.token;
-        });
-        const values = {};
-        config.formData.forEach(function (value, key) {
-          if (key in values) values[key] = [].concat(values[key], value);
-          else values[key] = value;
-        });
-        if ("csrfmiddlewaretoken" in values) values.csrfmiddlewaretoken = data.token;
-        return values;
-      }, function () {
-        show(MESSAGES.csrf, elt);  // no new token: only a reload helps
-        return null;
-      })
-      .then(function (values) {
-        if (!values) return;
-        // The retry's own failures (a timeout, a dropped connection, a refusal) are told by
-        // the handlers below, each with its own words; none of them is a stale page.
-        // A push may have replaced the form meanwhile: send from its successor, same action.
-        const from = elt.isConnected ? elt
-          : document.querySelector("[hx-post=\"" + CSS.escape(config.path) + "\"]") || elt;
-        retried.add(from);
-        return htmx.ajax(config.verb.toUpperCase(), config.path, { source: from, values: values })
-          .catch(function () {})
-          .finally(function () { retried.delete(from); });
+function csrfRenewThenRetry(detail) {
+  const config = detail.requestConfig;
+  const elt = source(detail);
+  fetch("/csrf/", { credentials: "same-origin", headers: { Accept: "application/json" } })
+    .then(function (response) {
+      if (!response.ok) throw new Error(String(response.status));
+      return response.json();
+    })
+    .then(function (data) {
+      // Every form carries the token too (and Django reads the form's before the header).
+      document.body.setAttribute("hx-headers", JSON.stringify({ "X-CSRFToken": data.token }));
+      document.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (input) {
+        input.value = data.token;
       });
+      const values = {};
+      config.formData.forEach(function (value, key) {
+        if (key in values) values[key] = [].concat(values[key], value);
+        else values[key] = value;
+      });
+      if ("csrfmiddlewaretoken" in values) values.csrfmiddlewaretoken = data.token;
+      return values;
+    }, function () {
+      show(MESSAGES.csrf, elt);  // no new token: only a reload helps
+      return null;
+    })
+    .then(function (values) {
+      if (!values) return;
+      // The retry's own failures (a timeout, a dropped connection, a refusal) are told by
+      // the handlers below, each with its own words; none of them is a stale page.
+      // A push may have replaced the form meanwhile: send from its successor, same action.
+      const from = elt.isConnected ? elt
+        : document.querySelector("[hx-post=\"" + CSS.escape(config.path) + "\"]") || elt;
+      retried.add(from);
+      return htmx.ajax(config.verb.toUpperCase(), config.path, { source: from, values: values })
+        .catch(function () {})
+        .finally(function () { retried.delete(from); });
+    });
+}
+
+document.addEventListener("htmx:confirm", function (event) {
+  if (retried.has(event.detail.elt)) {
+    event.preventDefault();
+    event.detail.issueRequest(true);
   }
+});
 
-  document.addEventListener("htmx:confirm", function (event) {
-    if (retried.has(event.detail.elt)) {
-      event.preventDefault();
-      event.detail.issueRequest(true);
-    }
-  });
-
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    const detail = event.detail;
-    const xhr = detail.xhr;
-    if (!xhr || xhr.status < 400) return;
-    if (xhr.getResponseHeader("X-Csrf-Failed") && !retried.has(source(detail))) {
-      detail.shouldSwap = false;
-      detail.isError = false;
-      csrfRenewThenRetry(detail);
-      return;
-    }
-    const text = typeof detail.serverResponse === "string" ? detail.serverResponse : "";
-    if (text.indexOf("hx-swap-oob") !== -1 && text.indexOf("<html") === -1) {
-      detail.shouldSwap = true;  // the site's own refusal: its notice, swapped by id
-      detail.isError = false;
-      return;
-    }
+document.addEventListener("htmx:beforeSwap", function (event) {
+  const detail = event.detail;
+  const xhr = detail.xhr;
+  if (!xhr || xhr.status < 400) return;
+  if (xhr.getResponseHeader("X-Csrf-Failed") && !retried.has(source(detail))) {
     detail.shouldSwap = false;
     detail.isError = false;
-    show(messageFor(xhr.status), source(detail));
-  });
+    csrfRenewThenRetry(detail);
+    return;
+  }
+  const text = typeof detail.serverResponse === "string" ? detail.serverResponse : "";
+  if (text.indexOf("hx-swap-oob") !== -1 && text.indexOf("<html") === -1) {
+    detail.shouldSwap = true;  // the site's own refusal: its notice, swapped by id
+    detail.isError = false;
+    return;
+  }
+  detail.shouldSwap = false;
+  detail.isError = false;
+  show(messageFor(xhr.status), source(detail));
+});
 
-  document.addEventListener("htmx:sendError", function (event) {
-    show(MESSAGES[0], source(event.detail));
-  });
-  document.addEventListener("htmx:timeout", function (event) {
-    show(MESSAGES.timeout, source(event.detail));
-  });
-})();
+document.addEventListener("htmx:sendError", function (event) {
+  show(MESSAGES[0], source(event.detail));
+});
+document.addEventListener("htmx:timeout", function (event) {
+  show(MESSAGES.timeout, source(event.detail));
+});

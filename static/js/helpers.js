@@ -1,0 +1,42 @@
+// Ocho Loco: what several of the page's modules need, written once. Nothing here runs by
+// itself: no listener, no timer; each function acts when a module calls it.
+
+// A player who asked for less motion gets the end of every animation at once.
+export const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+// A short notice at the foot of the screen (the page's #toast), gone by itself.
+let toastTimer = null;
+export function toast(text) {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(function () { el.hidden = true; }, 2600);
+}
+
+// The table version a fragment shows (its data-version), given the element or its id: null
+// when it shows none, so no comparison with it holds.
+export function versionOf(elOrId) {
+  const el = typeof elOrId === "string" ? document.getElementById(elOrId) : elOrId;
+  const v = el && el.getAttribute ? el.getAttribute("data-version") : null;
+  return v === null || v === "" ? null : parseInt(v, 10);
+}
+
+// Playing a card of the hand: an 8 first asks for the suit (its dialog sends the move), any
+// other card sends its move as the card's own button does.
+export function playCard(card) {
+  const dialogId = card.getAttribute("data-needs-suit");
+  if (dialogId) {
+    const dialog = document.getElementById(dialogId);
+    if (dialog && !dialog.open) dialog.showModal();
+  } else {
+    card.form.requestSubmit(card);
+  }
+}
+
+// The table's menu (P, Esc, the menu button, a gamepad's Start).
+export function openMenu() {
+  const menu = document.getElementById("menu");
+  if (menu && !menu.open) menu.showModal();
+}
