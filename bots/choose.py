@@ -2,12 +2,8 @@
 
 A robot is given `ocholoco.view_for` of its own seat and the legal moves, never the state: it
 cannot see a hidden card or the order of the stock. All its randomness comes from ``rng``.
-
-Levels (the values tables store): ``"facil"`` plays a random card that fits (an 8 no more
-often than another card), names the suit it holds most, and draws only when nothing fits;
-``"normal"`` plays like a good player, at once (`bots.normal`); ``"dificil"`` searches for
-about 120 ms (`bots.dificil`). Every level catches a player who forgot to announce "¡Última
-carta!" whenever it may (the fine is free points) and announces its own.
+Levels (the values tables store): ``"facil"`` (a random card that fits), ``"normal"``
+(`bots.normal`) and ``"dificil"`` (`bots.dificil`); docs/rules.md tells how each plays.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """Determinization: a complete `Round` that agrees with everything a view shows.
 
-The Difícil robot cannot see the other hands or the stock, so it searches over guesses: the
-hidden cards (`inference.PublicInfo.hidden`) are dealt at random to the other players (as
-many as each holds) and the rest become the stock, respecting what the public history proves
-(cards a player certainly lacks, wild cards whose place is known) and leaning on what it
-suggests (a player who drew rather than play probably holds no card of the active suit, of
-the top card's rank, nor a wild card; a player's hand is redealt, a few times, until it
-would have made that player's latest plays as Normal makes them). The engine puts the guess
-together (`ocholoco.round_from_guess`), and its fast path (`legal_actions` / `step`) plays
-it out.
+Difícil searches over guesses: the hidden cards are dealt at random to the other players (as
+many as each holds) and the rest become the stock, respecting what the public history proves and
+leaning on what it suggests (`bots.inference`). The engine puts the guess together
+(`ocholoco.round_from_guess`), and its fast path plays it out.
 """
 
 from __future__ import annotations

@@ -1,33 +1,9 @@
 """Difícil: determinized Monte Carlo search with the Normal robot as the playout policy.
 
-Each iteration deals one guess of the hidden cards (`determinize.sample_round`, consistent
-with everything public and leaning on what the history suggests), then plays every candidate
-move on that same guess and finishes the round with every player following `normal_action`,
-except that the other players make a random move now and then (`_OPPONENT_NOISE`: people
-are not Normal, and a search that expects only good replies misjudges weaker ones).
-Comparing the moves on the same guesses and the same random numbers (common random numbers)
-makes the differences between them much less noisy than their values. Normal's own move is
-the default: another move is played only when, on the same guesses, it beats Normal's by
-more than one standard error (at small budgets the plain best average is often a bad move
-that got lucky).
-
-House rules: playouts follow the engine's `legal_actions` (draw one, drawing ends the turn,
-reshuffles with a guessed seed, announcements and catches). A catch is always made at once
-(the fine is free) and a play that may announce "¡Última carta!" always does (not announcing
-only lets the next player catch us), so neither is searched.
-
-Outcome of a playout, from the robot's side: the round points it gains minus those of the
-best other player, plus a bonus for winning the round (a blocked round won on a tie gains
-nothing, so it counts as nothing); with penalty scoring, the fewest points of another player
-minus its own, plus the bonus when it alone wins.
-
-Why this search: a round is short (tens of moves) and the Normal policy is a fair model of a
-sensible player, so flat determinized rollouts spend the whole budget on full-depth
-evaluations; information-set MCTS builds a tree whose deeper nodes get too few visits at
-~100 ms in Python to beat that. The time budget is checked after every playout and every 32
-moves inside one (a guess cut short is dropped, so every move is judged on the same guesses);
-with ``playouts`` instead, the number of iterations is fixed and the choice depends only on
-the view and ``rng`` (what the tests use).
+Each iteration deals one guess of the hidden cards (`determinize.sample_round`), plays every
+candidate move on it and finishes the round with `normal_action` for everyone, the others with
+a random move now and then. Normal's own move is played unless another beats it on the same
+guesses by more than one standard error. Why this search: docs/architecture.md, "The robots".
 """
 
 from __future__ import annotations

@@ -1,30 +1,8 @@
 """What a robot can infer from a `RoundView`: which cards are still hidden, where a few of them
 must be, and which suits (and cards) each player probably lacks.
 
-Everything here reads only the view (the robot's hand, the card counts and the public
-history), so it can never reveal a hidden card. The hidden cards are the rule set's real deck
-(`Tables.ids`: one or two French decks, the jokers) minus the viewer's hand and the discard
-pile; after a ``reshuffle`` event the pile but its top card is back in the stock, hidden again.
-Three kinds of evidence:
-
-- A forced pass is certain: nothing could be drawn and nothing in the hand fitted, so the
-  player holds no card of the active suit, of the top card's rank, and no wild card. These
-  cards are *excluded* for that player until they take a card again (a draw once the stock
-  is rebuilt, a penalty, a fine). With ``draw_one`` a pass right after the draw is free: it
-  proves nothing.
-- A voluntary draw is soft: in these rules one may draw holding a playable card, but players
-  rarely do, so a player whose drawing began while suit X was active *probably* lacks X, and
-  probably holds no card of the top card's rank and no wild card either (`unlikely`). Each
-  card drawn later as a penalty or a fine (or kept unseen, with ``draw_ends_turn``) makes that
-  less likely; playing X (other than the card just drawn) or naming X clears it, and playing
-  a wild card clears the wild cards.
-- A player's plays since they last took a card (`SeenPlay`): their hand before each was
-  their hand now plus the cards they played from then on, so a guess of their hand can be
-  checked against the plays a Normal player would have made with it (`determinize` prefers
-  guesses that agree).
-- A wild card turned when the discard was opened goes back into the stock at a known place
-  (``len(stock) // 2``), and draws take the stock from the top, so that card's place is known
-  exactly (one deck): still in the stock at a given depth, or in the hand of whoever drew it.
+It reads only the view (the robot's hand, the card counts and the public history), so it can
+never reveal a hidden card. The evidence it weighs is told in docs/architecture.md, "The robots".
 """
 
 from __future__ import annotations

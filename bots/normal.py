@@ -1,23 +1,5 @@
 """Normal: a good player's move, at once, as beginners are advised to play
-(docs/rules.md, "The robots").
-
-- Go out whenever the last card fits.
-- Keep the wild cards (the 8s) for when nothing else fits.
-- Among the cards that fit, prefer the one that leaves the active suit on a suit we hold many
-  of, or on a rank we hold again ("change suit by rank instead of spending an 8"), and shed
-  high cards early.
-- A wild card names the suit we hold most (ties: the one with more points to shed).
-- Special cards are read from the rule set: a skip is a free move with two players; a penalty
-  card is answered with another one whenever possible, and both are saved up for a player
-  close to going out.
-- Attack the player about to go out (two cards or fewer): move the active suit to one they
-  probably lack (what they drew or passed on, suits with no hidden card left).
-- A joker fits anywhere and leaves the active suit as it is: it is kept like a wild card
-  unless its effect (read from the rule set) or an attack makes it the best play.
-- Draw only when nothing can be played; pass only when nothing else is legal (with
-  ``draw_one``: play the card drawn if it fits, else pass).
-- With the announcement: always catch a player who forgot "¡Última carta!" (free cards for
-  them), and always announce when playing the second-to-last card.
+(docs/rules.md, "The robots"; its rules of thumb are `normal_action`'s).
 
 `normal_action` works on the engine's ints so that it also serves as the rollout policy of
 the Difícil search; `normal_choose` reads a `RoundView` and the legal actions.
@@ -67,13 +49,25 @@ def normal_action(
     attack_suits: int,
     suit: int = -1,
 ) -> int:
-    """The Normal move among ``actions`` (legal, in the engine's order) for ``hand`` (ids).
+    """Normal's action among ``actions``, by these rules of thumb:
 
-    ``next_size`` / ``prev_size``: card counts of the players after and before us;
-    ``attack_suits``: 4-bit mask of suits the next player probably lacks; ``suit``: the
-    active suit (what a joker leaves active), -1 if unknown.
-    A forgetful player is always caught, and a play that leaves one card always announces.
-    """
+    - Go out whenever the last card fits.
+    - Keep the wild cards (the 8s) for when nothing else fits.
+    - Among the cards that fit, prefer the one that leaves the active suit on a suit we hold many
+      of, or on a rank we hold again ("change suit by rank instead of spending an 8"), and shed
+      high cards early.
+    - A wild card names the suit we hold most (ties: the one with more points to shed).
+    - Special cards are read from the rule set: a skip is a free move with two players; a penalty
+      card is answered with another one whenever possible, and both are saved up for a player
+      close to going out.
+    - Attack the player about to go out (two cards or fewer): move the active suit to one they
+      probably lack (what they drew or passed on, suits with no hidden card left).
+    - A joker fits anywhere and leaves the active suit as it is: it is kept like a wild card
+      unless its effect (read from the rule set) or an attack makes it the best play.
+    - Draw only when nothing can be played; pass only when nothing else is legal (with
+      ``draw_one``: play the card drawn if it fits, else pass).
+    - With the announcement: always catch a player who forgot "¡Última carta!" (free cards for
+      them), and always announce when playing the second-to-last card."""
     if len(actions) == 1:
         return actions[0]
     if t.rules.announces:

@@ -1,15 +1,10 @@
 """The robots' background work, as tasks on the task queue (django-tasks, database backend).
 
-After every table change `turn_schedule` (registered with `tables.changes.consequences`) looks at
-the table as the change left it and, when the table now waits on a robot, enqueues `robot_turn` in
-the same transaction, due `ROBOT_DELAY` seconds later (so that people can follow the robots), or
-when a person's time runs out, or a little after a round that only robots play ended.
-
-A task worker runs it: it reads the table without locking it, lets the robot think, then hands the
-move to `tables.changes.services.turn_play_for`, which locks the table and applies it only if the
-table is still at the version the robot thought about: a duplicate (another worker, a restart) or a
-late task (someone moved) changes nothing. A worker that is behind gives Difícil less time to think,
-so that people do not wait for the robots.
+`turn_schedule`, a recorder (`tables.plug`), enqueues `robot_turn` in the change's transaction
+when the table now waits on a robot, on a person's time running out, or on the next round of a
+table of robots. A worker runs it: the robot thinks without the lock, and
+`tables.changes.services.turn_play_for` applies its move only if the table is still at that
+version. A worker that is behind gives Difícil less time to think.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """Push the chat to the browsers on a table's own socket (no second connection).
 
-A message goes to the table's public group as the `table.fragment` event the table consumer already
-forwards; the lines a table change adds to the chat ride in that change's frames
-(`events_frame_part`, registered with `tables.changes.consequences`): one frame per viewer per
-change. Chat lines carry no `data-version`, so the page swaps them as they come. A message and the
-chat's history are the same for every viewer; only the spectators' gate (whether they may write)
-goes to the watchers alone.
+A message goes to the table's public group as the `table.fragment` event the table's socket
+already forwards; a table change's chat lines ride in that change's frames (`events_frame_part`,
+a frame part: `tables.plug`). Chat lines carry no `data-version`, so the page swaps them as
+they come; only the spectators' gate (whether they may write) goes to the watchers alone.
 """
 
 from __future__ import annotations

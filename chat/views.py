@@ -1,12 +1,9 @@
 """Thin views for the chat: read the request, call one service in `chat.services`, answer.
 
-With htmx a post answers with the chat's error element (empty, or the reason with a 409, or
-429 over the limit); the new message itself arrives over the table's socket like everyone
-else's. Without JavaScript the forms work too: the answer is a redirect back to the chat.
-
-How often one may write binds the person, not anything a client can drop: a seated player's
-seat; a spectator's address, and all the spectators of the table together
-(`tables.web.clients`).
+With htmx a post answers with the chat's error element (empty, the reason with a 409, or a 429
+over the limit); the message itself arrives over the table's socket. Without JavaScript the
+answer is a redirect back to the chat. Limits bind the person: a seated player's seat, or a
+spectator's address and all the table's spectators together (`tables.web.rate_limits`).
 """
 
 from __future__ import annotations

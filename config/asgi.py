@@ -1,14 +1,9 @@
 """ASGI entry point: pages and posts through Django, the table's websocket through Channels.
 
-`config.server` says which server runs it. Pages and posts go to Django's WSGI handler, run
-by a2wsgi in a pool of `REQUEST_THREADS` threads kept for the process's life: all our views
-and middleware are synchronous, and there a request runs start to end in one thread, which
-keeps its database connection. Django's ASGI handler crossed between the loop and a thread
-for each signal and each middleware hook, and began a thread (and a database connection) for
-every request: a move's request cost half as much again.
-
-The embedded default also runs the background work here: `TASK_WORKERS` task-worker threads
-(robots, turn deadlines, alerts, archiving; `tables.changes.workers`).
+`config.server` says which server runs it. Pages and posts go to Django's WSGI handler, run by
+a2wsgi in a pool of `REQUEST_THREADS` threads kept for the process's life, so a request runs
+start to end in one thread with its database connection (why: docs/architecture.md). The
+embedded default also runs its `TASK_WORKERS` task-worker threads here (`tables.changes.workers`).
 """
 
 import asyncio

@@ -1,15 +1,8 @@
 """The embedded default's channel layer: the channel layer specification, in this process's
 memory, at a cost per message that does not grow with the number of open pages.
 
-Channels' own `InMemoryChannelLayer` scans every channel and every group membership on each
-send to a group and each receive: with thousands of open pages that scan cost more than the
-move itself. This layer implements the same specification (`BaseChannelLayer`'s documented
-methods: `send`, `receive`, `new_channel`, `group_add`, `group_discard`, `group_send`,
-`flush`, `close`) and looks for what expired at most once a second. As Channels' layer does:
-a message nobody read within `expiry` seconds goes, and its channel leaves every group (it is
-not being read); a membership older than `group_expiry` ends; a full channel refuses a send
-(`ChannelFull`), and a group's member that is full misses the message. Every member gets a
-copy of its own (a shallow one: a message's values are text and numbers).
+It looks for what expired at most once a second, where Channels' own `InMemoryChannelLayer`
+scans every channel and group membership on each group send and each receive.
 """
 
 from __future__ import annotations
@@ -27,6 +20,12 @@ CLEAN_EVERY = 1.0  # seconds between looks for what expired
 
 
 class InMemoryChannelLayer(BaseChannelLayer):
+    """`BaseChannelLayer`'s documented methods (`send`, `receive`, `new_channel`, `group_add`,
+    `group_discard`, `group_send`, `flush`, `close`), behaving as Channels' layer does: a message
+    nobody read within `expiry` seconds goes, and its channel leaves every group (it is not being
+    read); a membership older than `group_expiry` ends; a full channel refuses a send
+    (`ChannelFull`), and a group's member that is full misses the message. Every member gets a
+    copy of its own (a shallow one: a message's values are text and numbers)."""
     extensions = ["groups", "flush"]
 
     def __init__(

@@ -2,14 +2,8 @@
 
 One ASGI server process serves the pages, the posts and the table's websockets
 (`config.asgi:application`). Which server, and with which of its public options, is said here
-and nowhere else: `scripts/run.sh`, `scripts/production.sh`, the tests' servers and the
-benchmarks all start it through `server_argv`. The choice was measured
-(docs/performance.md, "The server"); the others stay here so the measurement can be repeated
-(`--server`, with the bench packages installed).
-
-Every server is given the same limits: the table's socket only pushes to the page, so a
-browser's message over 4 KiB closes it; a listen queue of 4096 (after a restart every open
-page reconnects at once); a websocket ping every 20 s.
+and nowhere else: the scripts, the tests' servers and the benchmarks all start it through
+`server_argv`. The others stay for the benchmark (`--server`; docs/performance.md, "The server").
 """
 
 from __future__ import annotations

@@ -1,20 +1,9 @@
 """Ocho Loco's rules engine: pure Python, no Django.
 
-Modules: `cards` (Card, the joker), `notation` (Spanish names, suit symbols), `moves` (Play,
-Draw, Pass, Catch and their string notation), `rules` (RuleSet, PRESETS), `options` (custom
-rule sets and their JSON), `describe` (a rule set in Spanish sentences), `encoding` (the int
-encoding of cards and actions), `state` (a round's state, `Round`, and its one constructor),
-`round` (a round's rules: the deal, a move and the cards' effects), `legal` (which moves are
-legal, and why not), `playout` (random playouts), `history` (a round's public events),
-`view` (what one player may know), `match` (rounds to a target), `serialize` (JSON),
-`simulate` (random self-play), `fairness` (the committed deal and the reshuffles it fixes),
-`replay` (a round again from its deal and moves).
-
-The other apps use the names below. The robots' fast path works on ints: `legal_actions`,
-`apply_action`, `step` (one move in place, for a playout's own round), `actions_for` (the
-legal actions of a hand in a position), `round_from_guess` (the round behind a view, for a
-guess of the hidden cards) and `Round`'s ``hand_masks`` / ``stock_ids`` / ``suit_index``;
-its constants and tables are the public modules `encoding` and `cards`.
+The other apps use the names below (its modules, one job each, are listed in
+docs/architecture.md). The robots' fast path works on ints: `legal_actions`, `apply_action`,
+`step`, `actions_for`, `round_from_guess` and `Round`'s ``hand_masks`` / ``stock_ids`` /
+``suit_index``; its constants and tables are the public modules `encoding` and `cards`.
 """
 
 from .cards import CARDS, JOKER, RANKS, SUITS, Card, copy_labels

@@ -1,15 +1,9 @@
 """Cards: the 52 values of the French deck and the joker, as interned immutable `Card` objects.
 
-A card's *value* is a small int, ``suit_index * 13 + rank_index`` (``AS`` is 0, ``KC`` is 51);
-the joker (comodín) is value 52, written ``"JK"``: its rank is ``"JK"`` and its suit is ``""``
-(it has none; `notation` gives it a symbol and a name). Rule sets with two jokers hold two
-copies of that value, as two decks hold two copies of ``"10H"``: copies are the same card in
-play and in notation (a hand lists ``"10H"`` twice; the move ``"10H"`` plays one of them).
-Where a page needs one key per physical card, `copy_labels` numbers the repeats
-(``"10H"``, ``"10H#2"``); `Card.parse` reads such a label as its card.
-The engine works on values and bitmasks of values (see `encoding`); `Card` is the public face
-of a value. There is exactly one `Card` object per value, so building or parsing a card never
-allocates and identity, equality and hashing are all cheap.
+A card's *value* is ``suit_index * 13 + rank_index`` (``AS`` 0, ``KC`` 51); the joker is 52,
+``"JK"``, with no suit (``""``). Two copies of a value (two decks, two jokers) are the same card
+in play and in notation; `copy_labels` numbers them (``"10H#2"``) where a page needs one key per
+physical card. One `Card` per value, so building or parsing a card never allocates.
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
 """The integer encoding the engine runs on, precomputed once per rule set (and deck size).
 
-Card values: 0..51 the French deck (``suit * 13 + rank``), 52 the joker; V = 53.
-Card ids. Each physical card has an id: ``copy * V + value`` (one deck without jokers:
-id == value; a second deck's cards and a second joker are copy 1). A hand is an int bitmask
-of ids, the stock a tuple of ids; so "which cards can follow" is one AND with a precomputed
-mask, and copying a state copies a few ints. Internally the joker's rank index is 13 and its
-suit index 4 (it has no suit).
-
-Actions (as in OpenSpiel, legal moves are small ints):
-
-============================  =====================================================
-``v``                         play the card of value ``v`` naming no suit
-``V * (1 + s) + v``           play the wild card ``v`` naming suit ``s`` (0..3: S H D C)
-``5 * V``  (DRAW)             draw a card, or take the pending penalty
-``5 * V + 1``  (PASS)         pass
-``5 * V + 2``  (CATCH)        catch the player who did not announce their last card
-``ANNOUNCED + a``             the play ``a`` (``a < 5 * V``) announcing "¡Última carta!"
-============================  =====================================================
+Card values: 0..51 the French deck (``suit * 13 + rank``), 52 the joker; V = 53. Each physical
+card has an id, ``copy * V + value``; a hand is an int bitmask of ids and the stock a tuple of
+ids, so "which cards can follow" is one AND with a mask and copying a state copies a few ints.
+Legal moves are small ints, as in OpenSpiel (`action_of`).
 """
 
 from __future__ import annotations
@@ -54,6 +41,8 @@ _EFFECT_CODES = {"skip": SKIP, "reverse": REVERSE, "draw": PENALTY, "copy": COPY
 
 
 def rank_index(value: int) -> int:
+    """A card value's rank index: 0..12, or 13 for the joker (whose suit index is 4: it has
+    none)."""
     return N_RANKS if value == JOKER else value % N_RANKS
 
 
@@ -175,6 +164,16 @@ def ids_for(cards: Iterable[Card | str], decks: int) -> list[int]:
 
 
 def action_of(move: Move) -> int:
+    """The action of ``move``. Actions:
+
+    ============================  =====================================================
+    ``v``                         play the card of value ``v`` naming no suit
+    ``V * (1 + s) + v``           play the wild card ``v`` naming suit ``s`` (0..3: S H D C)
+    ``5 * V``  (DRAW)             draw a card, or take the pending penalty
+    ``5 * V + 1``  (PASS)         pass
+    ``5 * V + 2``  (CATCH)        catch the player who did not announce their last card
+    ``ANNOUNCED + a``             the play ``a`` (``a < 5 * V``) announcing "¡Última carta!"
+    ============================  ====================================================="""
     if isinstance(move, Play):
         action = move.card.value + (V * (1 + SUIT_INDEX[move.suit]) if move.suit else 0)
         return action + ANNOUNCED if move.announce else action

@@ -1,21 +1,9 @@
 """A deal anyone can check: the committed deck and salt, and the reshuffles they fix.
 
-Before a round is dealt the table shuffles a `Deal`: a random salt and the whole deck in
-dealing order (``deck[0]`` the top). Its *reveal text* is one line of ASCII,
-
-    ocholoco-reparto-1 sal=<32 hex digits> mazo=10H,8S,AS,...,JK
-
-(card codes as `Card` writes them; two copies of a card, or the two jokers, are simply
-written twice). The *commitment* is the hex SHA-256 of that text. The table shows the
-commitment when it deals and the text once the round is over, so anyone can check with
-``printf '%s' '<text>' | sha256sum`` that the deck played is the deck committed to.
-
-Reshuffles (house rules that rebuild the stock from the discard pile) are fixed by the same
-salt: the n-th reshuffle of a round (n = 1, 2...) puts the cards of the pile (all but its
-top) in the order of the SHA-256 of ``<salt>:<n>:<card>``, lowest first (the top of the new
-stock), where a card that is twice in the pile is written ``10H`` and ``10H#2`` (the copies
-are the same card, so the order of codes does not depend on which copy is which). Nobody
-can predict it without the salt; anybody can check it with the salt.
+A round is dealt from a `Deal` (a random salt and the whole deck). The table shows the SHA-256
+of its one-line reveal text when it deals and the text once the round is over, so anyone can
+check with ``printf '%s' '<text>' | sha256sum`` that the deck played is the deck committed to.
+The salt also orders every reshuffle (`reshuffle_key`): unpredictable without it, checkable with it.
 """
 
 from __future__ import annotations
@@ -43,7 +31,9 @@ class Deal:
 
     @property
     def reveal(self) -> str:
-        """The text the commitment is the hash of (secret until the round is over)."""
+        """The text the commitment is the hash of (secret until the round is over): one line
+        of ASCII, ``ocholoco-reparto-1 sal=<32 hex digits> mazo=10H,8S,AS,...,JK``, the cards
+        as `Card` writes them, top first (two copies of a card, or two jokers, written twice)."""
         return f"{REVEAL_PREFIX} sal={self.salt} mazo={','.join(map(str, self.deck))}"
 
     @property
@@ -74,7 +64,8 @@ def shuffled_deal(rules: RuleSet, players: int, rng: random.Random) -> Deal:
 
 def reshuffle_key(salt: str, number: int, label: str) -> bytes:
     """What orders a card (``label``: its code, ``#2`` for a second copy) in the
-    ``number``-th reshuffle of a round: lowest first."""
+    ``number``-th reshuffle of a round (n = 1, 2...): lowest first, the top of the new stock. The
+    copies are the same card, so the order of codes does not depend on which copy is which."""
     return hashlib.sha256(f"{salt}:{number}:{label}".encode()).digest()
 
 

@@ -1,9 +1,8 @@
 """Which moves are legal in a round, and why a move is not (a message a player can read).
 
-`actions_for` is the one definition of which cards may be played (the rules are told in
-`round`'s docstring); `legal_actions` lists a round's actions in their fixed order (see
-`round`, "Move encoding"), `legal_moves` the same as `Move` values. The views ask the same
-functions from what a player may know (`view`).
+`actions_for` is the one definition of which cards may be played; `legal_actions` lists a
+round's actions in their fixed order, `legal_moves` the same as `Move` values. The views ask the
+same functions from what a player may know (`view`).
 """
 
 from __future__ import annotations
@@ -20,7 +19,11 @@ class IllegalMove(ValueError):
 
 
 def legal_actions(state: Round) -> list[int]:
-    """The actions of the player to move (see `encoding`); empty once the round is over."""
+    """The actions of the player to move (see `encoding`); empty once the round is over.
+
+    An 8 is listed once per suit it can name, except as a player's last card: then once, naming no
+    suit. With the announcement, a play that leaves one card is listed twice: plain, then
+    announcing; ``CATCH`` comes last."""
     if state.finished:
         return []
     if not state._t.plain:

@@ -1,23 +1,7 @@
 """Custom rule sets: built from a dict of options (the web form's, or stored JSON) and back.
 
-``ruleset_from_options(options)`` starts from a preset (``"base"``, default "clasico") and
-changes what the options say; every problem is an `InvalidRules` with a Spanish message.
-Options (all optional; the names of `RuleSet` fields are accepted as they are):
-
-- ``key``/``label``: default "personalizada" / "Personalizada";
-- ``min_players``, ``max_players``; ``hand_size`` (cards each) and ``hand_size_two`` (with
-  two players), or ``hand_sizes`` as ``[[players, cards], ...]``;
-- ``decks`` (1 or 2) and ``two_decks_from`` (two decks from that many players on);
-- ``jokers`` (0 to 4) and ``joker_points``;
-- ``wild_rank`` (``"8"``, or ``""`` for none) or ``wild_ranks`` (a list);
-- ``effects``: ``{rank: {"kind": "skip"|"reverse"|"draw"|"copy", "amount": n,
-  "stackable": bool}}`` (rank ``"JK"`` for the jokers), or ``[[rank, {...}], ...]``; an
-  effect may also be one of the `NAMED_EFFECTS` ("draw2", "skip", ...), as the form sends;
-- ``draw_policy`` ("until_playable", "draw_one", "draw_ends_turn"), ``empty_stock``
-  ("pass_and_block", "reshuffle"), ``scoring`` ("winner_takes", "penalty");
-- ``target`` (a fixed target; 0: 50 per player) or ``target_points`` /
-  ``target_per_player``; ``announce_fine`` (0: no announcement).
-
+``ruleset_from_options(options)`` starts from a preset and changes what the options say (they
+are listed there); every problem is an `InvalidRules` with a Spanish message.
 ``rules_to_json(rules)`` is a preset's key, or for a custom set the dict of all its fields;
 ``rules_from_json`` reads either: ``rules_from_json(rules_to_json(r)) == r``.
 """
@@ -38,7 +22,24 @@ _CONVENIENCE = {
 
 
 def ruleset_from_options(options: dict[str, Any]) -> RuleSet:
-    """The rule set the options describe; raises `InvalidRules` (Spanish) if impossible."""
+    """The rule set the options describe; raises `InvalidRules` (Spanish) if impossible.
+
+    Options (all optional; the names of `RuleSet` fields are accepted as they are):
+
+    - ``base``: the preset to start from, default "clasico";
+    - ``key``/``label``: default "personalizada" / "Personalizada";
+    - ``min_players``, ``max_players``; ``hand_size`` (cards each) and ``hand_size_two`` (with
+      two players), or ``hand_sizes`` as ``[[players, cards], ...]``;
+    - ``decks`` (1 or 2) and ``two_decks_from`` (two decks from that many players on);
+    - ``jokers`` (0 to 4) and ``joker_points``;
+    - ``wild_rank`` (``"8"``, or ``""`` for none) or ``wild_ranks`` (a list);
+    - ``effects``: ``{rank: {"kind": "skip"|"reverse"|"draw"|"copy", "amount": n,
+      "stackable": bool}}`` (rank ``"JK"`` for the jokers), or ``[[rank, {...}], ...]``; an
+      effect may also be one of the `NAMED_EFFECTS` ("draw2", "skip", ...), as the form sends;
+    - ``draw_policy`` ("until_playable", "draw_one", "draw_ends_turn"), ``empty_stock``
+      ("pass_and_block", "reshuffle"), ``scoring`` ("winner_takes", "penalty");
+    - ``target`` (a fixed target; 0: 50 per player) or ``target_points`` /
+      ``target_per_player``; ``announce_fine`` (0: no announcement)."""
     if not isinstance(options, dict):
         raise InvalidRules("Las reglas tienen que ser una lista de opciones")
     unknown = set(options) - _FIELDS - _CONVENIENCE

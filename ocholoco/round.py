@@ -1,24 +1,9 @@
 """The rules of one round of Ocho Loco, as pure functions over an immutable `Round`.
 
 Here: dealing (`new_round`), a move (`apply_move`, `apply_action`, `step`) and the cards'
-effects (`card_effect`). The state is `state.Round`; which moves are legal, and why not, is
-`legal`; random playouts are `playout`.
-
-The rules and the house rules (`RuleSet` fields) are docs/rules.md; the decisions it marks are
-held by tests/engine.
-
-Termination: every turn is finite (draw_one / draw_ends_turn draw once; until_playable can
-draw only the cards outside the hands, and only plays feed the discard). Without reshuffles
-every play takes a card out of the hands for good and every draw takes one from a finite
-stock, so a round ends within a bounded number of moves. A round rebuilds the stock at most
-``max_reshuffles`` times (3 in the presets: real rounds rarely need one); after that it goes
-on as "pass_and_block", so it ends too.
-
-Move encoding: see `encoding` (``legal_actions`` / ``apply_action`` on ints, the fast path
-robots' playouts use); ``legal_moves`` / ``apply_move`` are the same on `Move` values.
-An 8 is listed once per suit it can name, except as a player's last card: then it is listed
-once, naming no suit. With the announcement, a play that leaves one card is listed twice:
-plain, then announcing; ``Catch`` comes last.
+effects (`card_effect`). The state is `state.Round`; which moves are legal, and in which order
+they are listed, is `legal`; random playouts are `playout`. The rules are docs/rules.md, held by
+tests/engine; why every round ends is in docs/architecture.md ("The engine").
 """
 
 from __future__ import annotations

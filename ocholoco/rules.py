@@ -1,14 +1,9 @@
 """Rule sets: every way of playing is a named, frozen `RuleSet`, and `PRESETS` holds them.
 
-Everything the engine varies on is data here (players, hand sizes, decks, jokers, wild ranks,
-what each special rank does, the draw and empty-stock policies, scoring, target, the
-last-card announcement), so a house-rule preset is a new entry, not new branches.
-A rule set that cannot be played is refused at construction with `InvalidRules`, a
-`ValueError` whose message is in Spanish (the custom-rules form shows it as it is).
-
-Presets, in the order the lobby lists them: "clasico" and "especiales" (the product) then
-"libro", "anuncio" and "chileno" (house rules); docs/rules.md tells each one.
-`options` builds custom rule sets and stores them as JSON; `describe` says them in Spanish.
+Everything the engine varies on is data here, so a house-rule preset is a new entry, not new
+branches. A rule set that cannot be played is refused at construction with `InvalidRules`, a
+`ValueError` in Spanish (the custom-rules form shows it as it is). Presets, in the lobby's
+order: "clasico", "especiales" (the product), "libro", "anuncio", "chileno" (docs/rules.md).
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """JSON for every engine value: rounds, matches, views and moves.
 
-``to_json(x)`` gives a dict of plain JSON types (it survives ``json.dumps``/``loads``) with a
-``"type"`` key; ``from_json(to_json(x)) == x``. Cards are written in their notation
-(``"10H"``), moves in theirs (``"8H:S"``), rule sets by their key in `PRESETS` or, custom,
-as the dict of `options.rules_to_json`. House-rule state is written too: ``salt`` (which
-orders the reshuffles), ``drawn`` (draw_one: the card drawn this turn; in a view, only the
-drawer's own) and ``exposed`` (who may be caught without "¡Última carta!"); a missing key
-reads as none, so snapshots from before them still load.
+``to_json(x)`` gives a dict of plain JSON types with a ``"type"`` key, and
+``from_json(to_json(x)) == x``. Cards and moves are written in their notation (``"10H"``,
+``"8H:S"``), rule sets as `options.rules_to_json` writes them; a key missing from an older
+snapshot reads as none, so it still loads.
 """
 
 from __future__ import annotations
@@ -26,6 +23,9 @@ JsonValue = Round | Match | RoundView | Play | Draw | Pass | Catch
 
 
 def to_json(obj: JsonValue) -> dict[str, Any]:
+    """``obj`` as plain JSON types. A round's house-rule state is written too: ``salt`` (which
+    orders the reshuffles), ``drawn`` (draw_one: the card drawn this turn; in a view, only the
+    drawer's own) and ``exposed`` (who may be caught without "¡Última carta!")."""
     if isinstance(obj, Play | Draw | Pass | Catch):
         return {"type": "move", "move": str(obj)}
     if isinstance(obj, Match):

@@ -1,12 +1,9 @@
 """What one player may know about a round: the only way robots and templates see it.
 
-A `RoundView` holds the viewer's own hand, everybody's card counts, the table (top card,
-active suit, stock size, turn, direction, pending penalty), how the round ended, and the
-public history. It never holds another player's cards or the order of the stock; the hands
-shown to everybody once a round is over come from `revealed_hands`.
-
-Legal moves from a view: `legal_moves_for_view(view)` enumerates the viewer's moves when it
-is the viewer's turn (the same legality as `legal_moves` on the round), else ``[]``.
+A `RoundView` holds the viewer's own hand, everybody's card counts, the table (top card, active
+suit, stock size, turn, direction, pending penalty), how the round ended and the public
+history; never another player's cards or the order of the stock. `legal_moves_for_view` gives
+the viewer's moves on their turn; `revealed_hands` the hands everybody sees once it is over.
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
 """What a table change causes, in one place: read `table_changed` top to bottom.
 
-Every service (`tables.changes.services`, `tables.changes.moderation`) changes a table through
-`tables.changes.unit_of_work.changing`, which calls `table_changed` once per change, inside the
-change's transaction and still holding the table's lock, with the table as the change left it (seats
-and game state already decoded: nothing is read again). Two kinds of listeners plug in, registered
-by the apps that own them at start-up (their `AppConfig.ready`), so that `tables` never imports
-them:
-
-- **Recorders** run inside the transaction: work that must commit or roll back with the
-  change, and nothing slow. The robots enqueue their next turn (`bots`), the chat records
-  moderation and renames (`chat`). Before them, `tables.live.turn_alerts` (called by name: it is
-  `tables`' own) enqueues a "te toca" alert.
-- **Frame parts** run after the commit, while the frames are rendered: HTML that rides in
-  every viewer's frame for this version (the chat's lines about the events).
-
-After the commit, `tables.live.broadcast` renders each audience's frame once (the public board, each
-seat's panel, the watchers' panel, plus the frame parts) and sends one frame per viewer.
+`changing` calls it once per change, inside the change's transaction and under the table's lock,
+with the table as the change left it. Inside the transaction: the "te toca" alert, then the
+recorders (`tables.plug`); after the commit: each audience's frame rendered once, with the frame
+parts, and one frame sent to every viewer.
 """
 
 from __future__ import annotations

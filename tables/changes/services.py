@@ -1,15 +1,8 @@
 """Every change to a table by its players, its robots and its housekeeping: one function per
-change, each a complete unit of work (staff actions are `tables.changes.moderation`).
-
-Each service runs inside `tables.changes.unit_of_work.changing`: it locks the table row
-(`select_for_update`) for its whole transaction, checks who is acting and what they ask for, applies
-it (the rules come from `ocholoco`); then the new snapshots are saved, the events appended to the
-table's log, the table's version bumped and the applied change handed to
-`tables.changes.consequences`, the one place that says what follows (a robot's next turn, alerts,
-the pushes once committed). This module knows no listener.
-
-A request that cannot be honoured raises `TableError` with a message in Spanish for the
-player; the transaction rolls back, so nothing changes.
+change, each a complete unit of work run inside `tables.changes.unit_of_work.changing` (staff
+actions are `tables.changes.moderation`). What follows a change is said in
+`tables.changes.consequences`: this module knows no listener. A request that cannot be honoured
+raises `TableError` with a message in Spanish, and nothing changes.
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
 """Task workers: the threads or processes that run the background work queued in the database.
 
-The queue is django-tasks' database backend (`django_tasks_db`): a task is a row, enqueued in
-the transaction of the change that calls for it, so it exists exactly when the change
-committed; a worker claims one row at a time (`SELECT ... FOR UPDATE SKIP LOCKED` on
-PostgreSQL), so any number of workers on any machines share the queue. Production runs
-`manage.py tasks_worker` processes (django-tasks-db's `db_worker`, after our start-up). The
-embedded default runs `TASK_WORKERS` threads inside the web process
-(`workers_start_in_process`), its pages being in that process's memory: each runs
-django-tasks-db's worker over what is due whenever something is.
-
-When workers start they run the start-up hooks the apps registered (the robots re-enqueue the
-turns a dead worker left unplayed), then hourly housekeeping: archiving stale tables and
-forgetting old task results.
+`manage.py tasks_worker` processes (django-tasks-db's `db_worker`, after our start-up), or in
+the embedded default `TASK_WORKERS` threads inside the web process (`workers_start_in_process`).
+When they start they run the apps' start-up hooks (`tables.plug`), then hourly housekeeping:
+archiving stale tables and forgetting old task results.
 """
 
 from __future__ import annotations

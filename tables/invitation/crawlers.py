@@ -1,12 +1,8 @@
 """Who is a link preview: the fetch a chat app makes to show a link (no cookies, no JavaScript).
 
-The user agents are the list `crawler-user-agents` keeps (a widely used, weekly updated list of
-bots' user agents, MIT; its Python package ships the JSON): the entries it tags
-"social-preview" (facebookexternalhit, Facebot, Twitterbot, Slackbot, Slack-ImgProxy,
-WhatsApp (Signal sends it too), TelegramBot, Discordbot, LinkedInBot, SkypeUriPreview,
-Mastodon, Bluesky, Viber, ...), plus Applebot (iMessage and Spotlight), which the list files
-under search engines, less Facebook's in-app browser, which the list tags "social-preview" but
-is a person's browser.
+The user agents the `crawler-user-agents` list (its Python package ships the JSON) tags
+"social-preview", plus Applebot (iMessage and Spotlight, filed there under search engines), less
+Facebook's in-app browser (tagged "social-preview", but a person's browser).
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """The picture of an invitation's preview (og:image), drawn with Pillow: 1200×630 PNG.
 
-The felt of the table, the stock (the Clásica back: the deck a table is seen in until a viewer
-picks another, and a preview has no viewer's choice), and once a round is dealt the face-up top
-card of the pile; beside them who invites, the rules, the free seats or the round and the scores.
-Drawn from an `InvitationPreview` only, so nothing a spectator could not see can reach it.
-
-Each picture is drawn once per distinct preview and kept (a bounded cache in the process): a
-chat app, or many, asking again costs a dictionary lookup.
+Drawn from an `InvitationPreview` only, so nothing a spectator could not see can reach it: the
+Clásica back (a preview has no viewer's deck), the pile's top card once dealt, who invites, the
+rules, the free seats or the scores. Each distinct preview is drawn once and kept (a bounded
+cache in the process).
 """
 
 from __future__ import annotations

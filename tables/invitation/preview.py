@@ -1,12 +1,8 @@
 """The invitation as a chat app shows it: its title, its sentence and what its picture shows.
 
-Everything here is read from the public board (`board_context`, what any spectator sees): who
-opened the table, the rules, the free seats; once the match is on, the round and the scores and
-the face-up top card of the pile. Never a card of a hand, never the players' own address.
-
-`InvitationPreview` is the whole of what a preview tells; its `key` (a hash of it) is in the
-picture's address, so the address changes exactly when the picture does and a chat app never
-keeps a stale one.
+All of it read from the public board (`board_context`): never a card of a hand, never the
+players' own address. `InvitationPreview.key`, a hash of it, is in the picture's address, so
+the address changes exactly when the picture does.
 """
 
 from __future__ import annotations

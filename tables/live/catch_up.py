@@ -1,14 +1,9 @@
 """Pages that missed a push catch up by themselves.
 
-A push can be lost while the page's socket stays open: Redis restarting drops what was
-published meanwhile, or a push failed to be sent. So each process keeps an eye on its own open
-pages: every `INTERVAL` seconds it reads the versions of the tables they show (one query for
-all of them) and sends a page that is still behind after a whole interval (longer than a push
-takes to arrive) the whole current table again, as on connect.
-
-A table whose pages had all reached its version at the last look, and whose version has not
-moved since, is not looked at page by page: idle pages cost nothing here (thousands of them
-were walked twice a second).
+A push can be lost while a page's socket stays open (Redis restarting, a failed send). Every
+`INTERVAL` seconds each process reads the versions of the tables its open pages show (one
+query) and sends a page still behind after a whole interval the whole current table again, as
+on connect. A table whose pages were all current and whose version has not moved is skipped.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """Who has a table open: one row per open socket of a table page (`Presence`), written by the
-table's consumer as pages connect and leave, read by the "te toca" alerts (a seat with the
-table open needs none) and by the admin (who is watching now).
-
-The consumer's joins and leaves are written in batches, at most `WRITE_AFTER` seconds late:
-one database hop for every socket that came or went meanwhile (after a restart, thousands of
-single writes queued in the database thread ahead of the pages' greetings). Nothing is written
-while nobody comes or goes.
+table's socket as pages connect and leave, read by the "te toca" alerts (a seat with the table
+open needs none) and by the admin (who is watching now). Joins and leaves are written in
+batches, at most `WRITE_AFTER` seconds late; nothing is written while nobody comes or goes.
 """
 
 from __future__ import annotations

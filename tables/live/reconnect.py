@@ -1,11 +1,9 @@
 """What a page gets when its socket (re)connects: the whole current table for its audience
 (and what other apps add, as the chat's log), made in batches.
 
-After a restart every open page reconnects at once. One database hop per socket queued them
-all in the one database thread, each reading the table and rendering it again. So sockets
-that connect together are greeted together: one hop for a batch, each table read once, its
-frames and greeting parts made once per version and shared by every page of the batch (a
-seat's panel only ever goes to the page that proves that seat).
+Sockets that connect together (after a restart, every open page) are greeted together: one
+database hop for a batch, each table read once, its frames and greeting parts made once per
+version and shared (a seat's panel only ever goes to the page that proves that seat).
 """
 
 from __future__ import annotations

@@ -1,19 +1,9 @@
-"""The table's websocket: one per page, thin, and asynchronous where it is busy.
+"""The table's websocket (`table_socket`): one per page, thin, and asynchronous where it is busy.
 
-`table_socket` is an ASGI application of its own, on the ASGI websocket protocol and the
-channel layer's specification (Channels' consumer classes spent a thread hop before every
-message they handle, to close stale database connections: a frame touches no database, and a
-move sends one to every viewer).
-
-On connect the socket is accepted at once; the viewer proves their seat (from the session) and
-gets the whole current table (`tables.live.reconnect`, sockets connecting together greeted in one
-database hop), so a dropped connection or a restart never leaves a stale page; they join the
-table's public group (chat messages) and either their seat's group or the watchers' group.
-After that the socket forwards the frames `tables.live.broadcast` sent for its groups, as they
-are. Presence is written in batches (`tables.live.presence`).
-
-Forwarding is most of what a consumer does (every viewer, every move), so it is asynchronous:
-a synchronous consumer spent a thread of its own on every frame.
+An ASGI application of its own, on the ASGI websocket protocol and the channel layer's
+specification (no thread hop per frame). Accepted at once, it greets the page with the whole
+current table (`tables.live.reconnect`), joins the table's public group and its seat's or the
+watchers' group, then forwards the frames rendered for them as they are.
 """
 
 from __future__ import annotations

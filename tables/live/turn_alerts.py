@@ -1,14 +1,9 @@
 """'Te toca' alerts by Web Push, for a person whose table is not open anywhere.
 
-"Avisarme cuando me toque" keeps the browser's push subscription for its seat
-(`push_subscribe`).
-When a change hands the turn to a person who asked for alerts, `turn_alert_schedule` enqueues
-the `turn_alert` task with the change (in its transaction). A task worker then sends one
-notification to each push subscription of that seat, unless by then the seat has the table
-open (an open socket: the page shows the turn itself), the turn moved on, or the seat plays
-as a robot or was left.
-VAPID keys come from the environment (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY), or for local use
-from the file `manage.py vapid_keys` writes.
+A change that hands the turn to a person who asked ("Avisarme cuando me toque",
+`push_subscribe`) enqueues `turn_alert` in its transaction; the task notifies each subscription
+of that seat unless by then the table is open there, the turn moved on, or the seat plays as a
+robot or was left. VAPID keys: the environment, or locally the file `manage.py vapid_keys` writes.
 """
 
 from __future__ import annotations
