@@ -164,6 +164,11 @@ TASK_POLL_INTERVAL = float(os.environ.get("TASK_POLL_INTERVAL", "0.1"))
 # Seconds between robot moves, so that people can follow them.
 ROBOT_DELAY = float(os.environ.get("ROBOT_DELAY", "1.0"))
 
+# The release this process serves (scripts/deploy.sh sets it: a UTC time, then the commit, so
+# that a later release sorts after an earlier one). A page opened on an earlier release reloads
+# itself into a later one when its socket reconnects to it (static/js/release.js).
+RELEASE = os.environ.get("RELEASE", "")
+
 # Web Push ("te toca" when no tab is open): VAPID keys from the environment, or for local use
 # from the file `manage.py vapid_keys` writes (never committed).
 VAPID_FILE = Path(os.environ.get("VAPID_FILE", BASE_DIR / "var" / "vapid.json"))

@@ -117,15 +117,18 @@ class Servers(list):
 
 
 @contextmanager
-def server_processes(env: dict[str, str], count: int = 1) -> Iterator[Servers]:
+def server_processes(
+    env: dict[str, str], count: int = 1, ports: list[int] | None = None
+) -> Iterator[Servers]:
     """`count` server processes (`python -m config.server`) with `env` (a database from
-    `fresh_database`, settings)."""
+    `fresh_database`, settings), on `ports` (a server started again where one was) or free
+    ones."""
     processes, urls = [], Servers()
     urls.env = env
     urls.processes = []
     try:
-        for _ in range(count):
-            port = free_port()
+        for index in range(count):
+            port = ports[index] if ports else free_port()
             log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally)
             process = subprocess.Popen(
                 serve_command(port),

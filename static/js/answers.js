@@ -50,6 +50,16 @@ function source(detail) {
   return (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
 }
 
+// What a request sent, as htmx.ajax takes it back.
+function valuesOf(config) {
+  const values = {};
+  config.formData.forEach(function (value, key) {
+    if (key in values) values[key] = [].concat(values[key], value);
+    else values[key] = value;
+  });
+  return values;
+}
+
 // A request sent again after a CSRF renewal asks no question (hx-confirm) a second time,
 // and if it is refused again (cookies blocked, say) that is told, not renewed once more:
 // one renewal per action, whatever else the page sends meanwhile.
@@ -69,11 +79,7 @@ function csrfRenewThenRetry(detail) {
       document.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (input) {
         input.value = data.token;
       });
-      const values = {};
-      config.formData.forEach(function (value, key) {
-        if (key in values) values[key] = [].concat(values[key], value);
-        else values[key] = value;
-      });
+      const values = valuesOf(config);
       if ("csrfmiddlewaretoken" in values) values.csrfmiddlewaretoken = data.token;
       return values;
     }, function () {
@@ -94,8 +100,58 @@ function csrfRenewThenRetry(detail) {
     });
 }
 
+// A move that met a restart (the connection dropped, or the proxy answered 502/503/504 while
+// a server process was going away) may or may not have reached the table. Once the page's
+// socket is open again (within RESEND_WITHIN), the move is sent once more, with the version it
+// was made at: the server applies it only if the table still stands there, so a move is never
+// made twice; if it had gone through, or someone moved meanwhile, the table says so.
+const RESTART_STATUSES = [0, 502, 503, 504];
+const RESTARTING = "El servidor se está reiniciando: tu jugada se envía otra vez.";
+const RESEND_WITHIN = 5000; // ms
+const resent = new WeakSet();
+function isMove(detail) {
+  const config = detail.requestConfig;
+  const elt = source(detail);
+  return !!config && config.verb === "post" && !!elt && !!elt.closest && !!elt.closest("#panel");
+}
+function whenSocketOpen(then, otherwise) {
+  if (document.querySelector("#table-page[data-ws=open]")) { then(); return; }
+  const timer = setTimeout(function () {
+    document.removeEventListener("htmx:wsOpen", opened);
+    otherwise();
+  }, RESEND_WITHIN);
+  function opened() {
+    clearTimeout(timer);
+    document.removeEventListener("htmx:wsOpen", opened);
+    then();
+  }
+  document.addEventListener("htmx:wsOpen", opened);
+}
+function resendAfterRestart(detail) {
+  const config = detail.requestConfig;
+  const values = valuesOf(config);
+  show(RESTARTING, source(detail));
+  whenSocketOpen(function () {
+    setTimeout(function () {  // a little later, so that the table's greeting is in
+      // The panel may be a new one now: send from the form holding the same move.
+      const button = values.move && document.querySelector(
+        "#panel [name=move][value=\"" + CSS.escape(values.move) + "\"]");
+      const from = (button && button.form) || document.getElementById("panel");
+      if (!from) return;
+      // Once per form: a panel brings new forms, so a later move can be sent again too.
+      // (htmx.ajax's promise settles when htmx:confirm defers the request, before it is sent:
+      // the mark stays.)
+      resent.add(from);
+      htmx.ajax("POST", config.path, { source: from, values: values }).catch(function () {});
+    }, 200 + Math.random() * 400);
+  }, function () { show(MESSAGES[0], source(detail)); });
+}
+function mayResend(detail) {
+  return isMove(detail) && !resent.has(source(detail));
+}
+
 document.addEventListener("htmx:confirm", function (event) {
-  if (retried.has(event.detail.elt)) {
+  if (retried.has(event.detail.elt) || resent.has(event.detail.elt)) {
     event.preventDefault();
     event.detail.issueRequest(true);
   }
@@ -111,6 +167,12 @@ document.addEventListener("htmx:beforeSwap", function (event) {
     csrfRenewThenRetry(detail);
     return;
   }
+  if (RESTART_STATUSES.indexOf(xhr.status) >= 0 && mayResend(detail)) {
+    detail.shouldSwap = false;
+    detail.isError = false;
+    resendAfterRestart(detail);
+    return;
+  }
   const text = typeof detail.serverResponse === "string" ? detail.serverResponse : "";
   if (text.indexOf("hx-swap-oob") !== -1 && text.indexOf("<html") === -1) {
     detail.shouldSwap = true;  // the site's own refusal: its notice, swapped by id
@@ -123,7 +185,8 @@ document.addEventListener("htmx:beforeSwap", function (event) {
 });
 
 document.addEventListener("htmx:sendError", function (event) {
-  show(MESSAGES[0], source(event.detail));
+  if (mayResend(event.detail)) resendAfterRestart(event.detail);
+  else show(MESSAGES[0], source(event.detail));
 });
 document.addEventListener("htmx:timeout", function (event) {
   show(MESSAGES.timeout, source(event.detail));

@@ -243,10 +243,17 @@ document.addEventListener("click", function (event) {
   toast(pending ? WAIT : OFFLINE);
 }, true);
 
-// The socket: "Reconectando…" while it is down and coming back; nothing said once it is.
+// The socket: "Reconectando…" once it has been down for BANNER_AFTER (a restart or a deploy
+// brings it back sooner, unnoticed); nothing said once it is back.
+const BANNER_AFTER = 2000; // ms
+let bannerTimer = null;
 function connection(down) {
+  clearTimeout(bannerTimer);
+  bannerTimer = null;
   const banner = document.getElementById("connection");
-  if (banner) banner.hidden = !down;
+  if (!banner) return;
+  if (!down) banner.hidden = true;
+  else if (banner.hidden) bannerTimer = setTimeout(function () { banner.hidden = false; }, BANNER_AFTER);
 }
 document.addEventListener("htmx:wsClose", function (event) {
   const e = event.detail.event;

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils.html import format_html
 
 from tables.live.frames import WATCHERS, Frames, frames_render, latest_frames
 from tables.models import Seat, Table
@@ -100,7 +102,7 @@ def _greetings(batch: list[_Request]) -> list[Greeting | None]:
             if table.pk not in parts:
                 parts[table.pk] = greeting_parts_html(table)
             shown[table.pk, audience] = (
-                frames.version, frames.page_html(audience) + parts[table.pk]
+                frames.version, frames.page_html(audience) + parts[table.pk] + release_html()
             )
         version, html = shown[table.pk, audience]
         greetings.append(Greeting(
@@ -111,6 +113,14 @@ def _greetings(batch: list[_Request]) -> list[Greeting | None]:
             version=version, html=html,
         ))
     return greetings
+
+
+def release_html() -> str:
+    """The release this process serves, in every greeting: a page opened on an earlier one
+    reloads itself into it (static/js/release.js)."""
+    return format_html(
+        '<div id="release" hidden data-release="{}" hx-swap-oob="true"></div>', settings.RELEASE
+    )
 
 
 def _table(code: str) -> tuple[Table, list[Seat], Frames] | None:

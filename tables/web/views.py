@@ -308,6 +308,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "preset_keys": ocholoco.PRESETS.keys(),
             "limits": Table.TurnLimit.choices,
             "vapid_public_key": settings.VAPID_PUBLIC_KEY,
+            "release": settings.RELEASE,
             **page_parts_context(request, table, seat),
             "meta": invitation_meta(request, table, code, invitation_preview(snapshot)),
         },

@@ -1,0 +1,71 @@
+// Ocho Loco: a restart or a new release that nobody at the table notices.
+// A server process that goes away (a restart, a deploy) closes its sockets with 1012 "service
+// restart": the page reconnects at once, to whichever process the proxy picks, with a little
+// jitter so that a process's pages do not all arrive in the same instant; if that fails too,
+// it waits as htmx's full jitter does (a random wait below 2^retries s). Every greeting says
+// which release the server runs; a page opened on an earlier one reloads itself into it, once,
+// at a calm moment: no move on its way, no dialog open, no card chosen, not while a chat line
+// is being typed (whose draft comes back after the reload).
+const AT_ONCE = 500; // ms: the most a page waits to reconnect after a restart
+const CALM_EVERY = 1000; // ms: how often a page due to reload looks for a calm moment
+const DRAFT = "ocholoco:chat-draft";
+
+// htmx.config.wsReconnectDelay is the ws extension's documented hook for the wait before
+// each retry (`retries`: how many failed since the last open socket).
+htmx.config.wsReconnectDelay = function (retries) {
+  if (retries === 0) return Math.random() * AT_ONCE;
+  return 1000 * Math.pow(2, Math.min(retries, 6)) * Math.random();
+};
+
+// --- A new release --------------------------------------------------------------------
+function pageRelease() {
+  const page = document.getElementById("table-page");
+  return page ? page.getAttribute("data-release") || "" : "";
+}
+function serverRelease() {
+  const el = document.getElementById("release");
+  return el ? el.getAttribute("data-release") || "" : "";
+}
+// Releases are named so that a later one sorts after an earlier one: a page never reloads
+// into an older process that is still being replaced (it would reload twice).
+function newer() {
+  const mine = pageRelease();
+  const theirs = serverRelease();
+  return mine !== "" && theirs !== "" && theirs > mine;
+}
+
+function chatBox() { return document.querySelector("#chat textarea[name=text]"); }
+function calm() {
+  const page = document.getElementById("table-page");
+  if (page && page.getAttribute("data-move") === "pending") return false;
+  if (document.querySelector("dialog[open]")) return false;
+  if (document.querySelector("#panel .hand .card.selected")) return false;
+  const box = chatBox();
+  return !(box && document.activeElement === box && box.value !== "");
+}
+
+let reloading = false;
+function reloadWhenCalm() {
+  if (reloading || !newer()) return;
+  if (!calm()) { setTimeout(reloadWhenCalm, CALM_EVERY); return; }
+  reloading = true;
+  const box = chatBox();
+  if (box && box.value) sessionStorage.setItem(DRAFT, JSON.stringify({ at: location.pathname, text: box.value }));
+  location.reload();
+}
+document.addEventListener("htmx:wsAfterMessage", function () {
+  if (newer()) reloadWhenCalm();
+});
+
+// After the reload: the chat line that was being written is back where it was.
+function restoreDraft() {
+  const kept = sessionStorage.getItem(DRAFT);
+  if (!kept) return;
+  sessionStorage.removeItem(DRAFT);
+  const draft = JSON.parse(kept);
+  const box = chatBox();
+  if (box && draft.at === location.pathname && !box.value) box.value = draft.text;
+}
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restoreDraft);
+else restoreDraft();
+

@@ -1,0 +1,103 @@
+"""A deploy nobody at the table notices, in Chromium: the server goes and comes back (its
+port taken again, as a proxy's address stays), the page reconnects by itself and, when the
+server runs a later release, reloads into it once, at a calm moment, keeping the chat line
+being written; a server of an earlier release (one not yet replaced) never makes it reload."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import uuid
+
+from playwright.sync_api import Route, expect
+
+from tests.browser.helpers import open_table
+from tests.browser.test_optimistic import PLAY, _ana_to_move, _tap_twice
+from tests.live import ROOT, _server_env, free_port, fresh_database, server_processes
+
+EARLIER = "20261205T100000Z-aaaaaaa"
+LATER = "20261205T110000Z-bbbbbbb"
+
+
+def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_draft(browser):
+    with fresh_database() as db_env:
+        env = {**db_env, "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}"}
+        port = free_port()
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        loads: list[str] = []
+        page.on("load", lambda: loads.append(page.url))
+        table = page.locator("#table-page")
+        draft = page.locator("#chat-form textarea")
+
+        with server_processes({**env, "RELEASE": EARLIER}, ports=[port]) as (url,):
+            open_table(page, url, "Ana")
+            expect(table).to_have_attribute("data-release", EARLIER)
+            draft.fill("¿otra partida después?")  # being typed: the focus stays in the box
+        loads.clear()
+
+        with server_processes({**env, "RELEASE": LATER}, ports=[port]):
+            # Reconnected: the greeting says the later release; while the line is being
+            # typed the page stays as it is.
+            expect(page.locator("#release")).to_have_attribute("data-release", LATER,
+                                                               timeout=20_000)
+            expect(table).to_have_attribute("data-ws", "open")
+            assert table.get_attribute("data-release") == EARLIER
+            assert loads == []
+            # A calm moment: the player leaves the box; the page reloads into the release.
+            page.locator("#board").click()
+            expect(table).to_have_attribute("data-release", LATER)
+            expect(draft).to_have_value("¿otra partida después?")
+            expect(table).to_have_attribute("data-ws", "open")
+            assert len(loads) == 1
+
+        with server_processes({**env, "RELEASE": EARLIER}, ports=[port]):
+            # A process not yet replaced (an earlier release): back on the table, no reload.
+            expect(page.locator("#release")).to_have_attribute("data-release", EARLIER,
+                                                               timeout=20_000)
+            expect(table).to_have_attribute("data-ws", "open")
+            assert table.get_attribute("data-release") == LATER
+            assert len(loads) == 1
+        context.close()
+
+
+def test_a_move_that_meets_a_restart_is_sent_again_and_made_once(new_page, servers):
+    """The proxy answers 502 while the process that had the move goes away: the page says so,
+    sends the move again once its socket is open, and the table makes it once."""
+    page = _ana_to_move(new_page(), servers)
+    version = int(page.locator("#board").get_attribute("data-version"))
+    answers: list[int] = []
+
+    def restart_once(route: Route) -> None:
+        if not answers:
+            answers.append(502)
+            route.fulfill(status=502, body="<html><body>502 Bad Gateway</body></html>")
+        else:
+            answers.append(200)
+            route.continue_()
+
+    page.route(PLAY, restart_once)
+    _tap_twice(page, "5H")
+    expect(page.locator("#notice")).to_contain_text("se está reiniciando")
+    expect(page.locator("#board .pile > .card").first).to_have_attribute("data-card", "5H")
+    expect(page.locator("#panel .hand [data-card='5H']")).to_have_count(0)
+    assert answers == [502, 200]
+    # One move made, at the version it was made against.
+    assert _moves_logged(servers, page.url, "5H") == [version + 1]
+
+
+def _moves_logged(servers, url: str, move: str) -> list[int]:
+    """The versions at which the table's log has `move` by a person, read by the servers'
+    own settings."""
+    code = url.rstrip("/").split("/")[-1]
+    script = (
+        "from tables.models import TableEvent; from tables.state.lookup import table_by_code\n"
+        f"events = TableEvent.objects.filter(table=table_by_code({code!r}), kind='move')\n"
+        f"print([e.version for e in events if e.data.get('move') == {move!r}])"
+    )
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT,
+        env=_server_env(servers.env), check=True, capture_output=True, text=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
