@@ -10,7 +10,9 @@ gets the whole current table (`tables.live.reconnect`, sockets connecting togeth
 database hop), so a dropped connection or a restart never leaves a stale page; they join the
 table's public group (chat messages) and either their seat's group or the watchers' group.
 After that the socket forwards the frames `tables.live.broadcast` sent for its groups, as they
-are. Presence is written in batches (`tables.live.presence`).
+are. Presence is written in batches (`tables.live.presence`). When the process drains
+(`tables.live.drain`: a deploy), every open page is closed with 1012, "service restart", and
+its browser reconnects to another process.
 
 Forwarding is most of what a consumer does (every viewer, every move), so it is asynchronous:
 a synchronous consumer spent a thread of its own on every frame.
@@ -24,7 +26,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from tables.live import catch_up
+from tables.live import catch_up, drain
 from tables.live.broadcast import FRAGMENT_EVENT
 from tables.live.frames import WATCHERS, frames_release, latest_frames
 from tables.live.presence import presence_joined, presence_left
@@ -72,6 +74,10 @@ class TablePage:
         try:
             if not await self.connect():
                 return
+            drain.page_opened(self)
+            if drain.draining():  # the drain began while the page was greeted
+                await self.close(drain.SERVICE_RESTART)
+                return
             client = asyncio.ensure_future(receive())
             frames = asyncio.ensure_future(self.layer.receive(self.channel_name))
             while True:
@@ -85,6 +91,7 @@ class TablePage:
                         return
                     frames = asyncio.ensure_future(self.layer.receive(self.channel_name))
         finally:
+            drain.page_closed(self)
             for task in (client, frames):
                 if task is not None and not task.done():
                     task.cancel()
