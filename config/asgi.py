@@ -25,8 +25,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware  # noqa: E402
 
-from tables.changes.workers import workers_start_in_process  # noqa: E402
+from config.health import Health  # noqa: E402
+from tables.changes.workers import workers_start_in_process, workers_stop  # noqa: E402
 from tables.live.broadcast import server_loop_bind  # noqa: E402
+from tables.live.drain import drain_hook_register  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -49,14 +51,16 @@ class SocketSession:
         return await self.inner({**scope, "session": self.store(key)}, receive, send)
 
 
-router = ProtocolTypeRouter(
+# `/healthz` and `/readyz` are answered in front of everything (config.health), and a draining
+# process refuses new pages and sockets there.
+router = Health(ProtocolTypeRouter(
     {
         "http": django_app,
         "websocket": AllowedHostsOriginValidator(
             CookieMiddleware(SocketSession(URLRouter(websocket_urlpatterns)))
         ),
     }
-)
+))
 
 
 async def application(scope, receive, send):
@@ -65,7 +69,9 @@ async def application(scope, receive, send):
     return await router(scope, receive, send)
 
 
-workers_start_in_process(settings.TASK_WORKERS)
+# A draining process stops its task workers after the task in hand (tables.live.drain).
+_workers = workers_start_in_process(settings.TASK_WORKERS)
+drain_hook_register(lambda: workers_stop(_workers))
 
 
 def _collector_settle() -> None:

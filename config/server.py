@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 
 APPLICATION = "config.asgi:application"
@@ -24,15 +25,10 @@ def server_argv(*, host: str = "127.0.0.1", port: int = 8000, server: str = DEFA
     """The command line that serves the site on `host`:`port` with `server`."""
     python = sys.executable
     if server == "uvicorn":
-        return [
-            python, "-m", "uvicorn", APPLICATION, "--host", host, "--port", str(port),
-            "--loop", "uvloop", "--http", "httptools", "--ws", "websockets-sansio",
-            "--ws-max-size", str(MAX_MESSAGE), "--ws-per-message-deflate", "false",
-            "--ws-ping-interval", str(PING_INTERVAL), "--ws-ping-timeout", str(PING_TIMEOUT),
-            "--backlog", str(BACKLOG), "--lifespan", "off", "--no-access-log",
-            "--log-level", "warning",
-            "--timeout-graceful-shutdown", "10",
-        ]
+        # Served by this module, in its own process (`serve_uvicorn`): uvicorn run through its
+        # public `Config` and `Server`, so that SIGTERM drains the process first.
+        return [python, "-m", "config.server", "--in-process", "--server", server, "--host", host,
+                "--port", str(port)]
     if server == "daphne":
         return [
             python, "-m", "daphne", "-e", f"tcp:port={port}:interface={host}:backlog={BACKLOG}",
@@ -61,6 +57,64 @@ def server_argv(*, host: str = "127.0.0.1", port: int = 8000, server: str = DEFA
 
 SERVERS = ("uvicorn", "daphne", "granian", "hypercorn")
 
+# Seconds between SIGTERM and the server's own shutdown: meanwhile the process is draining
+# (`tables.live.drain`: /readyz 503, new pages and sockets refused with 503, open table pages
+# closed with 1012) while still answering, so that probes and the proxy see it go.
+DRAIN_NOTICE = float(os.environ.get("DRAIN_NOTICE", "2"))
+# Then uvicorn's own shutdown: it stops listening, closes the websockets left with 1012, and
+# waits this long at most for the requests in flight.
+GRACEFUL_SHUTDOWN = int(os.environ.get("GRACEFUL_SHUTDOWN", "10"))
+
+
+def uvicorn_config(host: str, port: int):
+    """uvicorn's configuration, by its public options (`uvicorn.Config`)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        APPLICATION, host=host, port=port, loop="uvloop", http="httptools",
+        ws="websockets-sansio", ws_max_size=MAX_MESSAGE, ws_per_message_deflate=False,
+        ws_ping_interval=PING_INTERVAL, ws_ping_timeout=PING_TIMEOUT, backlog=BACKLOG,
+        lifespan="off", access_log=False, log_level="warning",
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN,
+    )
+
+
+def serve_uvicorn(host: str, port: int) -> None:
+    """Serve the site with uvicorn in this process; SIGTERM drains it first (DRAIN_NOTICE)."""
+    import time
+
+    import uvicorn
+
+    from tables.live import drain
+
+    class DrainingServer(uvicorn.Server):
+        """uvicorn's `Server` (its public methods `handle_exit`, called on a signal, and
+        `on_tick`, called in its loop ten times a second): a SIGTERM only notes the time; the
+        next tick begins the drain, and DRAIN_NOTICE later hands the signal to uvicorn's own
+        handling (its graceful shutdown). SIGINT (Ctrl-C) and a second SIGTERM are handled as
+        uvicorn does at once."""
+
+        drain_asked: tuple[float, int, object] | None = None
+        drain_begun = False
+
+        def handle_exit(self, sig, frame) -> None:
+            if sig == signal.SIGTERM and self.drain_asked is None:
+                self.drain_asked = (time.monotonic(), sig, frame)  # only a note: a signal
+                return
+            super().handle_exit(sig, frame)
+
+        async def on_tick(self, counter: int) -> bool:
+            if self.drain_asked is not None and not self.should_exit:
+                asked, sig, frame = self.drain_asked
+                if not self.drain_begun:
+                    self.drain_begun = True
+                    await drain.drain_begin()
+                if time.monotonic() - asked >= DRAIN_NOTICE:
+                    super().handle_exit(sig, frame)
+            return await super().on_tick(counter)
+
+    DrainingServer(uvicorn_config(host, port)).run()
+
 
 def server_env(env: dict[str, str]) -> dict[str, str]:
     """The process's environment: every thread allocates from one malloc arena (glibc's
@@ -76,7 +130,11 @@ def main() -> None:
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--server", choices=SERVERS, default=DEFAULT)
+    parser.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.in_process:  # what server_argv's uvicorn command runs, with server_env's environment
+        serve_uvicorn(args.host, args.port)
+        return
     argv = server_argv(host=args.host, port=args.port, server=args.server)
     os.execve(argv[0], argv, server_env(dict(os.environ)))
 

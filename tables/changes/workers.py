@@ -131,6 +131,13 @@ def workers_start_in_process(count: int) -> list[Worker]:
     return workers
 
 
+def workers_stop(workers: list[Worker]) -> None:
+    """Each worker ends after the task in hand (its public `running` flag): the drain's hook
+    in a web process (`config.asgi`), SIGTERM in a worker process (`tasks_worker`)."""
+    for worker in workers:
+        worker.running = False
+
+
 def worker_loop(worker: Worker, wait: Callable[[], None] = _wait_for_work) -> None:
     """Pass after pass of the worker over what is due, each when `wait` returns; a database
     error (PostgreSQL restarting) ends a pass, not the thread."""

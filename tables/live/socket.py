@@ -4,6 +4,8 @@ An ASGI application of its own, on the ASGI websocket protocol and the channel l
 specification (no thread hop per frame). Accepted at once, it greets the page with the whole
 current table (`tables.live.reconnect`), joins the table's public group and its seat's or the
 watchers' group, then forwards the frames rendered for them as they are.
+When the process drains (`tables.live.drain`: a deploy), every open page is closed with 1012,
+"service restart", and its browser reconnects to another process.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from tables.live import catch_up
+from tables.live import catch_up, drain
 from tables.live.broadcast import FRAGMENT_EVENT
 from tables.live.frames import WATCHERS, frames_release, latest_frames
 from tables.live.presence import presence_joined, presence_left
@@ -62,6 +64,10 @@ class TablePage:
         try:
             if not await self.connect():
                 return
+            drain.page_opened(self)
+            if drain.draining():  # the drain began while the page was greeted
+                await self.close(drain.SERVICE_RESTART)
+                return
             client = asyncio.ensure_future(receive())
             frames = asyncio.ensure_future(self.layer.receive(self.channel_name))
             while True:
@@ -75,6 +81,7 @@ class TablePage:
                         return
                     frames = asyncio.ensure_future(self.layer.receive(self.channel_name))
         finally:
+            drain.page_closed(self)
             for task in (client, frames):
                 if task is not None and not task.done():
                     task.cancel()

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.core.management import call_command
+import signal
+
 from django.core.management.base import BaseCommand
 
-from tables.changes.workers import publisher_loop_start, workers_startup
+from tables.changes.workers import (
+    publisher_loop_start,
+    worker_new,
+    workers_startup,
+    workers_stop,
+)
 
 
 class Command(BaseCommand):
@@ -15,8 +20,21 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         publisher_loop_start()
         workers_startup()
-        # django-tasks-db's own worker: SIGTERM lets the task in hand finish, then it exits.
-        call_command(
-            "db_worker", reload=False, startup_delay=False, interval=settings.TASK_POLL_INTERVAL,
-            verbosity=0,
-        )
+        # django-tasks-db's worker, as its `db_worker` command makes it, but with signal
+        # handlers of our own. db_worker's exits at once (sys.exit from the handler) when it
+        # holds no task, and the moment between claiming a task (committed) and running it
+        # counted as holding none: a SIGTERM there left the task claimed and never run. Ours
+        # only clears the worker's public `running` flag: the task in hand (claimed or
+        # running) is run to its end, and the worker stops before it claims another. A second
+        # signal ends the process at once (the default action): a turn cut off there is
+        # queued again when a worker starts, and its version check refuses a duplicate.
+        worker = worker_new()
+
+        def stop(signum: int, frame: object) -> None:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            workers_stop([worker])
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        worker.run()
