@@ -95,6 +95,7 @@ ROUND_END_RE = re.compile(r'id="board" class="board status-(round_over|match_ove
 NOT_CARDS = {"draw", "pass", "catch"}
 STALL = 8.0  # seconds a table waits for a push before its players reload the page
 GRACE = 5.0  # seconds after the window for the last pushes to arrive
+FIRST_RETRY = 0.5  # seconds: the most a page waits before its first reconnect (release.js)
 
 
 # --- Servers ------------------------------------------------------------------------------
@@ -346,9 +347,10 @@ class Viewer:
 
     async def socket_loop(self) -> None:
         """Connect as the page does and read every frame; when the socket closes abnormally
-        or its handshake is refused, reconnect as htmx's ws extension does (full jitter:
-        a random wait below 2^min(retries, 6) s, the retries counted from the last socket
-        accepted), until the run ends. A clean close (the server meant it) ends it."""
+        or its handshake is refused, reconnect as the page does (static/js/release.js: the
+        first retry within FIRST_RETRY s, then htmx's full jitter, a random wait below
+        2^min(retries, 6) s, the retries counted from the last socket accepted), until the run
+        ends. A clean close (the server meant it) ends it."""
         retries = 0
         lost_at: float | None = None
         while not self.closed and retries < 30:
@@ -386,7 +388,8 @@ class Viewer:
             lost_at = lost_at or time.monotonic()
             if not self.bench.web[self.server].alive:
                 self.next_server()
-            await asyncio.sleep(random.random() * 2 ** min(retries, 6))
+            wait = FIRST_RETRY if retries == 0 else 2 ** min(retries, 6)
+            await asyncio.sleep(random.random() * wait)
             retries += 1
 
     def pause_reading(self, seconds: float) -> None:

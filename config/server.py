@@ -9,6 +9,7 @@ and nowhere else: the scripts, the tests' servers and the benchmarks all start i
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
@@ -113,6 +114,10 @@ def serve_uvicorn(host: str, port: int) -> None:
                     super().handle_exit(sig, frame)
             return await super().on_tick(counter)
 
+    # The application is imported before uvicorn's loop runs, as uvicorn's command line does:
+    # its start-up (the embedded task workers read the database) is synchronous Django, which
+    # refuses to run inside an event loop.
+    importlib.import_module(APPLICATION.partition(":")[0])
     DrainingServer(uvicorn_config(host, port)).run()
 
 
