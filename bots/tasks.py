@@ -19,6 +19,7 @@ import ocholoco
 from bots.choose import choose
 from bots.dificil import DEFAULT_BUDGET
 from tables.changes import services
+from tables.metrics import ROBOT_LAG
 from tables.models import Seat, Table
 from tables.state import clock
 from tables.state.lookup import table_at, tables_awaiting_turn, turn_due_in
@@ -64,16 +65,21 @@ def robot_turn(*, table_id: int, version: int, due: str) -> bool:
         return False
     seat = snapshot.seats[table.match_seats[state.turn]]
     rng = random.Random()
+    due_at = datetime.fromisoformat(due)
     if not seat.plays_as_robot:  # a person's time ran out: Normal plays their whole turn
-        return services.turn_play_for(
+        played = services.turn_play_for(
             table_id=table_id, version=version, moves=absent_turn(state, rng), timeout=True
         )
-    late = (clock.now() - datetime.fromisoformat(due)).total_seconds()
-    move = choose(
-        ocholoco.view_for(state, state.turn), ocholoco.legal_moves(state),
-        level=seat.robot_level or Seat.Level.NORMAL, rng=rng, budget=think_budget(late),
-    )
-    return services.turn_play_for(table_id=table_id, version=version, moves=[move])
+    else:
+        late = (clock.now() - due_at).total_seconds()
+        move = choose(
+            ocholoco.view_for(state, state.turn), ocholoco.legal_moves(state),
+            level=seat.robot_level or Seat.Level.NORMAL, rng=rng, budget=think_budget(late),
+        )
+        played = services.turn_play_for(table_id=table_id, version=version, moves=[move])
+    if played:  # how late the move was applied (committed) against when it was due
+        ROBOT_LAG.observe(max(0.0, (clock.now() - due_at).total_seconds()))
+    return played
 
 
 def absent_turn(state: ocholoco.Round, rng: random.Random) -> list[ocholoco.Move]:

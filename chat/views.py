@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from chat import services
 from chat.selectors import column_context, spectators_can_write
+from tables.metrics import RATE_LIMITED, post_refused
 from tables.models import Seat, Table
 from tables.state.lookup import table_or_404
 from tables.state.refusal import TableError
@@ -77,6 +78,7 @@ def message_post(request: HttpRequest, code: str) -> HttpResponse:
         request, table, proven_seat(request.session, table, table.seats.all())
     )
     if too_fast:
+        post_refused(RATE_LIMITED)
         return _answer(request, table, code, too_fast, status=429)
     name = request.POST.get("name", "")
     try:
@@ -85,6 +87,7 @@ def message_post(request: HttpRequest, code: str) -> HttpResponse:
             text=request.POST.get("text", ""), name=name,
         )
     except TableError as refused:
+        post_refused(refused.reason)
         return _answer(request, table, code, refused.message)
     if name:
         request.session[NAME_KEY] = services.spectator_name(name)
@@ -101,6 +104,7 @@ def spectators_set(request: HttpRequest, code: str) -> HttpResponse:
             allowed="1" in request.POST.getlist("allowed"),
         )
     except TableError as refused:
+        post_refused(refused.reason)
         error = refused.message
 
     def toggle() -> str:

@@ -3,7 +3,8 @@
 `config.server` says which server runs it. Pages and posts go to Django's WSGI handler, run by
 a2wsgi in a pool of `REQUEST_THREADS` threads kept for the process's life, so a request runs
 start to end in one thread with its database connection (why: docs/architecture.md). The
-embedded default also runs its `TASK_WORKERS` task-worker threads here (`tables.changes.workers`).
+embedded default also runs its `TASK_WORKERS` task-worker threads here (`tables.changes.workers`),
+and with METRICS_PORT set the process serves its metrics on that port (`tables.metrics`).
 """
 
 import asyncio
@@ -29,6 +30,7 @@ from config.health import Health  # noqa: E402
 from tables.changes.workers import workers_start_in_process, workers_stop  # noqa: E402
 from tables.live.broadcast import server_loop_bind  # noqa: E402
 from tables.live.drain import drain_hook_register  # noqa: E402
+from tables.metrics import metrics_serve  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -72,6 +74,9 @@ async def application(scope, receive, send):
 # A draining process stops its task workers after the task in hand (tables.live.drain).
 _workers = workers_start_in_process(settings.TASK_WORKERS)
 drain_hook_register(lambda: workers_stop(_workers))
+
+# This process's metrics on its own internal port, when METRICS_PORT is set (tables.metrics).
+metrics_serve()
 
 
 def _collector_settle() -> None:

@@ -164,6 +164,12 @@ TASK_POLL_INTERVAL = float(os.environ.get("TASK_POLL_INTERVAL", "0.1"))
 # Seconds between robot moves, so that people can follow them.
 ROBOT_DELAY = float(os.environ.get("ROBOT_DELAY", "1.0"))
 
+# Metrics (tables.metrics): with METRICS_PORT set, this process serves its own metrics, in
+# Prometheus' text format, on METRICS_HOST:METRICS_PORT: an internal address, never the public
+# site's. Each process (web or task worker) needs a port of its own.
+METRICS_PORT = int(os.environ["METRICS_PORT"]) if os.environ.get("METRICS_PORT") else None
+METRICS_HOST = os.environ.get("METRICS_HOST", "127.0.0.1")
+
 # The release this process serves (scripts/deploy.sh sets it: a UTC time, then the commit, so
 # that a later release sorts after an earlier one). A page opened on an earlier release reloads
 # itself into a later one when its socket reconnects to it (static/js/release.js).

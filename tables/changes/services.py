@@ -28,6 +28,7 @@ from tables.changes.unit_of_work import (
     seat_to_robot,
 )
 from tables.live.broadcast import table_revoke_watchers
+from tables.metrics import ILLEGAL, MOVES_BY_PERSON, MOVES_BY_ROBOT, NOT_YOUR_TURN
 from tables.models import Seat, Table, TableEvent, TableRound, hash_secret, new_table_code
 from tables.state import clock
 from tables.state.decoded import MATCH, ROUND, decoded_keep
@@ -275,11 +276,11 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
         raise TableError("No juegas en esta partida.")
     player = table.match_seats.index(seat.number)
     if state.turn != player:
-        raise TableError("No es tu turno.")
+        raise TableError("No es tu turno.", reason=NOT_YOUR_TURN)
     try:
         new_state = ocholoco.apply_move(state, move)
     except ocholoco.IllegalMove as illegal:
-        raise TableError(str(illegal)) from None
+        raise TableError(str(illegal), reason=ILLEGAL) from None
     change.round = new_state
     table.last_move_at = clock.now()
     # What the move did, as the public events it added (a penalty's count, a skip, a
@@ -317,7 +318,7 @@ def table_play_move(
     try:
         parsed = ocholoco.parse_move(move)
     except (ValueError, KeyError):
-        raise TableError("Esa jugada no existe.") from None
+        raise TableError("Esa jugada no existe.", reason=ILLEGAL) from None
     with changing(table_id) as change:
         seat = acting_seat(change, secret)
         if seat.abandoned:
@@ -330,6 +331,7 @@ def table_play_move(
         if seat.timeouts_in_row:
             seat.timeouts_in_row = 0
             seat.save()
+    MOVES_BY_PERSON.inc()  # committed
 
 
 def turn_play_for(
@@ -370,6 +372,7 @@ def turn_play_for(
                 seat.save()
     except TableError:
         return False
+    MOVES_BY_ROBOT.inc(len(moves))  # committed
     return True
 
 

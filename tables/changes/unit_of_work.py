@@ -23,6 +23,7 @@ from django.utils import timezone
 
 import ocholoco
 from tables.changes.consequences import table_changed
+from tables.metrics import STALE_VERSION
 from tables.models import Seat, Table, TableEvent
 from tables.state import clock
 from tables.state.refusal import TableError
@@ -200,9 +201,15 @@ def acting_host(change: Change, secret: str | None) -> Seat:
 
 def check_version(change: Change, version: int | None) -> None:
     if version is not None and version > change.table.version:
-        raise TableError("Esa versión de la mesa no existe. Recarga la página y vuelve a probar.")
+        raise TableError(
+            "Esa versión de la mesa no existe. Recarga la página y vuelve a probar.",
+            reason=STALE_VERSION,
+        )
     if version is not None and version != change.table.version:
-        raise TableError("La mesa cambió mientras elegías. Mira de nuevo y vuelve a intentarlo.")
+        raise TableError(
+            "La mesa cambió mientras elegías. Mira de nuevo y vuelve a intentarlo.",
+            reason=STALE_VERSION,
+        )
 
 
 def check_name_free(change: Change, name: str) -> None:

@@ -21,6 +21,7 @@ from tables.live.broadcast import FRAGMENT_EVENT
 from tables.live.frames import WATCHERS, frames_release, latest_frames
 from tables.live.presence import presence_joined, presence_left
 from tables.live.reconnect import greet
+from tables.metrics import SOCKETS_OPEN
 from tables.plug import greeting_parts_release
 from tables.state.lookup import table_by_code
 
@@ -61,10 +62,13 @@ class TablePage:
     async def serve(self, receive: Any) -> None:
         """Greet the page, then forward its groups' frames until it closes."""
         client = frames = None
+        opened = False
         try:
             if not await self.connect():
                 return
             drain.page_opened(self)
+            SOCKETS_OPEN.inc()
+            opened = True
             if drain.draining():  # the drain began while the page was greeted
                 await self.close(drain.SERVICE_RESTART)
                 return
@@ -82,6 +86,8 @@ class TablePage:
                     frames = asyncio.ensure_future(self.layer.receive(self.channel_name))
         finally:
             drain.page_closed(self)
+            if opened:
+                SOCKETS_OPEN.dec()
             for task in (client, frames):
                 if task is not None and not task.done():
                     task.cancel()

@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
+from tables.metrics import RATE_LIMITED, post_refused
 from tables.web.rate_limits import DEFAULT_REFUSAL, REFUSALS
 
 CSRF_HEADER = "X-Csrf-Failed"
@@ -37,6 +38,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 def too_many_requests(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Over a rate limit (`tables.web.rate_limits.per_address`): 429 and what to do."""
+    post_refused(RATE_LIMITED)
     message = REFUSALS.get(getattr(request, "limit_group", ""), DEFAULT_REFUSAL)
     if request.headers.get("HX-Request"):
         return HttpResponse(notice_fragment(message), status=429)

@@ -35,6 +35,7 @@ from tables.changes import services
 from tables.invitation.preview import invitation_meta, invitation_preview
 from tables.live import turn_alerts
 from tables.live.frames import latest_frames
+from tables.metrics import MOVE_POST_TO_PUSH, post_refused
 from tables.models import Seat, Table, TableRound
 from tables.plug import page_parts_context
 from tables.state.lookup import table_by_code, table_or_404, table_ref_or_404, tables_of_browser
@@ -265,6 +266,7 @@ def table_open(request: HttpRequest) -> HttpResponse:
             custom_rules=_house_options(request.POST) if rules_key == HOUSE else None,
         )
     except TableError as refused:
+        post_refused(refused.reason)
         context = _home_context(
             request, error=refused.message, name=request.POST.get("name", "")[:100],
             chosen_rules=rules_key,
@@ -354,6 +356,7 @@ def _act(
     try:
         action(table, seat_secret(request.session, table))
     except TableError as refused:
+        post_refused(refused.reason)
         return _answer(request, table, code, refused.message)
     if reload and request.htmx:
         # The page's link may change with the seat (the players' own, or the invitation).
@@ -453,7 +456,9 @@ match_rematch = _at_version(services.match_rematch)
 @require_POST
 def move_play(request: HttpRequest, code: str) -> HttpResponse:
     """Play; the answer says how long the server took (`Server-Timing`: the move, applied and
-    published, and the whole view), so a slow answer can be told from a slow network."""
+    published, and the whole view), so a slow answer can be told from a slow network. A move
+    made is observed from here to its frames handed to the channel layer (they are, when the
+    service returns: its publication runs on the commit)."""
     started = time.perf_counter()
     move = 0.0
 
@@ -465,6 +470,7 @@ def move_play(request: HttpRequest, code: str) -> HttpResponse:
                 table_id=table.pk, secret=secret, move=_posted_move(request),
                 version=_posted_version(request),
             )
+            MOVE_POST_TO_PUSH.observe(time.perf_counter() - started)
         finally:
             move = time.perf_counter() - begun
 
@@ -510,6 +516,7 @@ def link_renew(request: HttpRequest, code: str) -> HttpResponse:
             table_id=table.pk, secret=seat_secret(request.session, table)
         )
     except TableError as refused:
+        post_refused(refused.reason)
         return _answer(request, table, code, refused.message)
     note = "Listo: el enlace de invitación es nuevo y el anterior ya no sirve."
     if not request.htmx:
@@ -531,6 +538,7 @@ def push_subscribe(request: HttpRequest, code: str) -> HttpResponse:
             subscription=subscription,
         )
     except TableError as refused:
+        post_refused(refused.reason)
         return JsonResponse({"error": refused.message}, status=400)
     return JsonResponse({"ok": True, "message": "Listo: te avisaremos cuando te toque."})
 

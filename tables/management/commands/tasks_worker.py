@@ -12,12 +12,14 @@ from tables.changes.workers import (
     workers_startup,
     workers_stop,
 )
+from tables.metrics import metrics_serve
 
 
 class Command(BaseCommand):
     help = "Runs the background work: robots' turns, turn deadlines, alerts, archiving."
 
     def handle(self, *args: object, **options: object) -> None:
+        metrics_serve()  # on METRICS_PORT, if set: a port of this process's own
         publisher_loop_start()
         workers_startup()
         # django-tasks-db's worker, as its `db_worker` command makes it, but with signal

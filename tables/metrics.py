@@ -1,0 +1,144 @@
+"""What an operator scrapes: the site's metrics in Prometheus' text format (prometheus_client).
+
+Each process (a web process, a `tasks_worker`) keeps its own metrics in prometheus_client's
+default registry and, when `METRICS_PORT` is set, serves them on `METRICS_HOST:METRICS_PORT`
+(`metrics_serve`, called as the process starts: `config.asgi`, the `tasks_worker` command),
+never through the public site. Unset, nothing is served (the counters still count, unread).
+
+A move costs one counter increment and, for a person's move, one histogram observation; the
+gauges that need the database are read when the process is scraped, one COUNT each
+(`ScrapeTimeGauges`), never on a move. docs/operating.md, "Metrics", lists them.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django_tasks_db.models import DBTaskResult
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram, start_http_server
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from tables.models import Table
+
+logger = logging.getLogger(__name__)
+
+# --- Counted as it happens -----------------------------------------------------------------
+
+MOVES_APPLIED = Counter(
+    "ocholoco_moves_applied",
+    "Moves applied (committed): a person's, or a robot's (a robot's seat, or a person's turn "
+    "played for them when their time ran out).",
+    ["by"],
+)
+MOVES_BY_PERSON = MOVES_APPLIED.labels(by="person")
+MOVES_BY_ROBOT = MOVES_APPLIED.labels(by="robot")
+
+MOVE_POST_TO_PUSH = Histogram(
+    "ocholoco_move_post_to_push_seconds",
+    "A person's move, from its POST reaching the view to its frames handed to the channel "
+    "layer.",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+
+ROBOT_LAG = Histogram(
+    "ocholoco_robot_lag_seconds",
+    "How late a robot's move was applied against when it was due (its ROBOT_DELAY after the "
+    "change before it, or a person's turn deadline).",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0),
+)
+
+SOCKETS_OPEN = Gauge("ocholoco_sockets_open", "Table page sockets open in this process.")
+
+# Why a post was refused: a small fixed set (TableError.reason, where it is raised).
+STALE_VERSION = "stale_version"
+NOT_YOUR_TURN = "not_your_turn"
+ILLEGAL = "illegal"
+RATE_LIMITED = "rate_limited"
+OTHER = "other"
+REFUSAL_REASONS = (STALE_VERSION, NOT_YOUR_TURN, ILLEGAL, RATE_LIMITED, OTHER)
+
+POSTS_REFUSED = Counter(
+    "ocholoco_posts_refused",
+    "Posts refused (a table's, a chat's), by reason.",
+    ["reason"],
+)
+_refused = {reason: POSTS_REFUSED.labels(reason=reason) for reason in REFUSAL_REASONS}
+
+
+def post_refused(reason: str) -> None:
+    """Count a refused post; a reason outside the fixed set counts as "other"."""
+    _refused.get(reason, _refused[OTHER]).inc()
+
+
+# --- Read when scraped ----------------------------------------------------------------------
+
+
+def tables_in_play() -> int:
+    """Tables with a round in progress (one COUNT over an indexed column)."""
+    return Table.objects.filter(status=Table.Status.PLAYING).count()
+
+
+def tasks_waiting() -> int:
+    """Tasks that are due and not yet taken by a worker (django-tasks-db's own `ready()`:
+    READY, and their `run_after` passed or unset): one COUNT."""
+    return DBTaskResult.objects.ready().count()
+
+
+class ScrapeTimeGauges(Collector):
+    """The gauges read from the database when the process is scraped (prometheus_client's
+    custom collector). The scrape runs in a thread of the metrics server: its connection is
+    given back at once. The database out of reach leaves these out of that scrape (logged),
+    and the rest is served."""
+
+    def describe(self) -> Iterable[GaugeMetricFamily]:
+        return self._families(None, None)
+
+    def collect(self) -> Iterable[GaugeMetricFamily]:
+        close_old_connections()
+        try:
+            in_play, waiting = tables_in_play(), tasks_waiting()
+        except Exception as error:  # noqa: BLE001 - a scrape never fails for the database
+            logger.warning("Metrics: the database could not be read: %r", error)
+            return []
+        finally:
+            connection.close()  # back to the pool (PostgreSQL), or closed (SQLite)
+        return self._families(in_play, waiting)
+
+    @staticmethod
+    def _families(in_play: int | None, waiting: int | None) -> list[GaugeMetricFamily]:
+        return [
+            GaugeMetricFamily(
+                "ocholoco_tables_in_play", "Tables with a round in progress (all processes).",
+                value=in_play,
+            ),
+            GaugeMetricFamily(
+                "ocholoco_tasks_waiting",
+                "Tasks due and not yet taken by a worker (all processes).", value=waiting,
+            ),
+        ]
+
+
+# --- Served ---------------------------------------------------------------------------------
+
+_served = threading.Lock()
+_server: tuple[object, threading.Thread] | None = None
+
+
+def metrics_serve() -> bool:
+    """Serve this process's metrics on METRICS_HOST:METRICS_PORT (prometheus_client's own
+    server, in a thread of its own) if METRICS_PORT is set; once per process. Returns whether
+    they are served."""
+    global _server
+    port = settings.METRICS_PORT
+    if port is None:
+        return False
+    with _served:
+        if _server is None:
+            REGISTRY.register(ScrapeTimeGauges())
+            _server = start_http_server(port, addr=settings.METRICS_HOST)
+    return True
