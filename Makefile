@@ -1,5 +1,5 @@
 # Ocho Loco: `make run` plays, `make test` checks. Both set everything up on a fresh machine.
-.PHONY: run test test-fast venv bench lock
+.PHONY: run test test-fast venv bench lock deploy
 
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -20,3 +20,7 @@ bench:
 # After editing requirements*.txt: recompiles requirements*.lock (uv, from the dev lock).
 lock:
 	bash scripts/lock.sh
+
+# The rolling deploy of this checkout onto the processes scripts/production.sh started.
+deploy:
+	bash scripts/deploy.sh

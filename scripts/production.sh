@@ -1,27 +1,56 @@
 #!/usr/bin/env bash
-# The production shape on one machine: WEB web processes (config/server.py) and WORKERS task workers on
-# PostgreSQL and Redis (the machine's services), DEBUG off. For trying it, the load benchmark
-# and the scale tests; a real deployment runs the same commands under a process supervisor,
-# behind a proxy that spreads connections over the web processes and forwards websockets.
+# The production shape on one machine, by one command: nginx (deploy/nginx.conf) in front of
+# WEB web processes (config/server.py) and WORKERS task workers, on the machine's PostgreSQL
+# and Redis, DEBUG off. A real deployment is the same processes under a process supervisor.
 #
-#   WEB=2 WORKERS=2 PORT=8001 bash scripts/production.sh
+#   bash scripts/production.sh           start everything, print the proxy's address, stay in
+#                                        the foreground; Ctrl-C (or SIGTERM) stops everything
+#   DETACH=1 bash scripts/production.sh  start everything and return once every web process
+#                                        is ready and nginx answers
+#   bash scripts/production.sh stop      stop everything (by the pid files in RUN_DIR)
 #
-# Web process i listens on PORT+i (8001, 8002, ...). Ctrl-C stops them all.
+# Settings (WEB=3, PORT=8001, WORKERS=1, PROXY_PORT=8000, RUN_DIR=var/run, RELEASE, ...), the
+# pid and log files and how a process is started: scripts/production-env.sh. New code is rolled
+# onto the running processes, one at a time, by scripts/deploy.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WEB="${WEB:-2}"
-WORKERS="${WORKERS:-2}"
-PORT="${PORT:-8001}"
-export DEBUG=0
-export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ocholoco}"
-export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
-export SECRET_KEY="${SECRET_KEY:-$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')}"
-export ALLOWED_HOSTS="${ALLOWED_HOSTS:-127.0.0.1,localhost}"
-export SECURE_COOKIES="${SECURE_COOKIES:-0}"  # plain http on this machine
-export TASK_WORKERS=0  # the web processes serve; the workers below do the background work
-export DB_POOL_MAX="${DB_POOL_MAX:-8}"
+mode="${1:-start}"
+case "$mode" in
+  start | stop) ;;
+  *) echo "usage: [DETACH=1] bash scripts/production.sh [start|stop]" >&2; exit 2 ;;
+esac
+# shellcheck source=scripts/production-env.sh
+source scripts/production-env.sh
+
+# Every web process and worker of RUN_DIR (this run's, or one a deploy started meanwhile) gets
+# SIGTERM at once, and each is waited for (stop_pidfile); then nginx.
+stop_all() {
+  local file stoppers=() begun=$SECONDS
+  for file in "$RUN_DIR"/web-*.pid "$RUN_DIR"/worker-*.pid; do
+    [ -e "$file" ] || continue
+    stop_pidfile "$file" &
+    stoppers+=($!)
+  done
+  [ ${#stoppers[@]} -eq 0 ] || wait "${stoppers[@]}" || true
+  nginx_stop
+  echo "stopped ${#stoppers[@]} processes and nginx in $((SECONDS - begun)) s ($RUN_DIR)"
+}
+
+if [ "$mode" = stop ]; then
+  stop_all
+  exit 0
+fi
+
+for file in "$RUN_DIR"/*.pid; do
+  if [ -e "$file" ] && [ -n "$(pid_of "$file")" ]; then
+    echo "already running ($file): 'bash scripts/production.sh stop' stops it," \
+      "'bash scripts/deploy.sh' rolls new code onto it" >&2
+    exit 1
+  fi
+done
 
 bash scripts/setup.sh run
+nginx_install
 # The machine's services: start them if they stopped.
 if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start
@@ -33,19 +62,34 @@ fi
 database="${DATABASE_URL##*/}"
 psql "${DATABASE_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname='$database'" \
   | grep -q 1 || psql "${DATABASE_URL%/*}/postgres" -c "CREATE DATABASE \"$database\"" >/dev/null
-.venv/bin/python manage.py migrate --noinput >/dev/null
-.venv/bin/python manage.py collectstatic --noinput >/dev/null
+"$PYTHON" manage.py migrate --noinput >/dev/null
+"$PYTHON" manage.py collectstatic --noinput >/dev/null
 
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; wait' EXIT INT TERM
+started=""
+trap '[ -n "$started" ] || stop_all' EXIT  # a start that failed half-way leaves nothing
 for ((i = 0; i < WEB; i++)); do
-  .venv/bin/python -m config.server --port "$((PORT + i))" &
-  pids+=($!)
-  echo "web $i: http://127.0.0.1:$((PORT + i))/"
+  web_start "$((PORT + i))"
 done
 for ((i = 0; i < WORKERS; i++)); do
-  .venv/bin/python manage.py tasks_worker &
-  pids+=($!)
+  worker_start "$i"
 done
-echo "$WORKERS task workers; PostgreSQL $DATABASE_URL, Redis $REDIS_URL"
-wait
+for ((i = 0; i < WEB; i++)); do
+  wait_ready "$((PORT + i))"
+  echo "web $((PORT + i)): ready (pid $(cat "$RUN_DIR/web-$((PORT + i)).pid"))"
+done
+nginx_start
+proxy_ready
+started=1
+echo "Ocho Loco: http://$PROXY_HOST:$PROXY_PORT/ (nginx, $WEB web processes from port $PORT," \
+  "$WORKERS task workers; release $RELEASE; pids and logs in $RUN_DIR)"
+echo "PostgreSQL $DATABASE_URL, Redis $REDIS_URL"
+
+if [ "${DETACH:-0}" = 1 ]; then
+  exit 0
+fi
+trap 'stop_all; exit 0' INT TERM
+echo "Ctrl-C stops everything."
+while true; do
+  sleep 1 &
+  wait $! || true
+done

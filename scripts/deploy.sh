@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The rolling deploy: this checkout's code onto the processes scripts/production.sh started,
+# one process at a time, while nginx keeps serving through the others.
+#
+#   bash scripts/deploy.sh        (or `make deploy`), with production.sh's settings (RUN_DIR,
+#                                 WEB, PORT, WORKERS, ...: scripts/production-env.sh)
+#
+# First the packages, migrations and static files of the new code. Then, for each web process
+# in turn: SIGTERM (it drains: not ready at once, new requests refused with 503, which nginx
+# passes to another process, table pages closed with 1012 so they reconnect elsewhere), wait
+# for it to exit (STOP_TIMEOUT, then SIGKILL with a warning), start the new one on the same
+# port with the new RELEASE, wait for its /readyz 200 (READY_TIMEOUT; the deploy fails if it
+# is not), and once nginx takes it again (PROXY_FAIL_TIMEOUT) the next. Then each task worker
+# the same way (SIGTERM: it finishes the task it holds). nginx stays up; it is reloaded only
+# if its configuration changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/production-env.sh
+source scripts/production-env.sh
+
+begun=$SECONDS
+step() {  # one line a step: seconds since the deploy began, what was done
+  printf '%5s s  %s\n' "$((SECONDS - begun))" "$*"
+}
+now_ms() { date +%s%3N; }
+
+if [ -z "$(pid_of "$RUN_DIR/nginx.pid")" ]; then
+  echo "nginx is not running in $RUN_DIR: start with 'bash scripts/production.sh'" >&2
+  exit 1
+fi
+step "release $RELEASE ($WEB web processes from port $PORT, $WORKERS workers, $RUN_DIR)"
+bash scripts/setup.sh run
+"$PYTHON" manage.py migrate --noinput >/dev/null
+"$PYTHON" manage.py collectstatic --noinput >/dev/null
+step "packages, migrations, static files"
+step "nginx: $(nginx_reload)"
+
+for ((i = 0; i < WEB; i++)); do
+  port=$((PORT + i))
+  old="$(pid_of "$RUN_DIR/web-$port.pid")"
+  t0=$(now_ms)
+  stop_pidfile "$RUN_DIR/web-$port.pid"
+  t1=$(now_ms)
+  web_start "$port"
+  wait_ready "$port" || { step "web $port: NOT READY: deploy stopped" >&2; exit 1; }
+  t2=$(now_ms)
+  step "web $port: pid ${old:-none} stopped in $((t1 - t0)) ms," \
+    "pid $(cat "$RUN_DIR/web-$port.pid") ready in $((t2 - t1)) ms"
+  # nginx holds a failure against this port (the last refused connection, just before the
+  # new process listened) for PROXY_FAIL_TIMEOUT s, counted in whole seconds: stopping the
+  # next process before then would leave nginx no process to send to (502).
+  if [ "$i" -lt $((WEB - 1)) ]; then
+    sleep "$((PROXY_FAIL_TIMEOUT + 1)).5"
+  fi
+done
+
+for ((i = 0; i < WORKERS; i++)); do
+  old="$(pid_of "$RUN_DIR/worker-$i.pid")"
+  t0=$(now_ms)
+  stop_pidfile "$RUN_DIR/worker-$i.pid"
+  t1=$(now_ms)
+  worker_start "$i"
+  sleep 1  # a worker that cannot start (an import, its settings) exits within it
+  if [ -z "$(pid_of "$RUN_DIR/worker-$i.pid")" ]; then
+    step "worker $i: exited at start: deploy stopped" >&2
+    tail -n 20 "$RUN_DIR/worker-$i.log" >&2
+    exit 1
+  fi
+  step "worker $i: pid ${old:-none} stopped in $((t1 - t0)) ms," \
+    "pid $(cat "$RUN_DIR/worker-$i.pid") started"
+done
+proxy_ready
+step "deployed release $RELEASE"
