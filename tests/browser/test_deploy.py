@@ -22,7 +22,9 @@ LATER = "20261205T110000Z-bbbbbbb"
 
 def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_draft(browser):
     with fresh_database() as db_env:
-        env = {**db_env, "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}"}
+        # A short claim of the later release (config.health), renewed while it serves.
+        prefix = f"t{uuid.uuid4().hex[:8]}"
+        env = {**db_env, "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix, "RELEASE_CLAIM": "3"}
         port = free_port()
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
@@ -37,7 +39,7 @@ def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_d
             draft.fill("¿otra partida después?")  # being typed: the focus stays in the box
         loads.clear()
 
-        with server_processes({**env, "RELEASE": LATER}, ports=[port]):
+        with server_processes({**env, "RELEASE": LATER}, ports=[port]) as (url,):
             # Reconnected: the greeting says the later release; while the line is being
             # typed the page stays as it is.
             expect(page.locator("#release")).to_have_attribute("data-release", LATER,
@@ -52,10 +54,20 @@ def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_d
             expect(table).to_have_attribute("data-ws", "open")
             assert len(loads) == 1
 
+            # A process of the earlier release beside it (a rolling deploy): it leaves new
+            # pages to the later release (the proxy passes them on), and still takes posts.
+            with server_processes({**env, "RELEASE": EARLIER}) as (earlier,):
+                assert page.request.get(url + "/healthz").status == 200  # (any request)
+                page.request.get(page.url)  # the later release renews its claim
+                refused = page.request.get(earlier + "/", max_redirects=0)
+                assert refused.status == 503
+                assert "reiniciando" in refused.text()
+
         with server_processes({**env, "RELEASE": EARLIER}, ports=[port]):
-            # A process not yet replaced (an earlier release): back on the table, no reload.
+            # Only the earlier release is left: once the later one's claim lapses, it serves
+            # the page again, which stays on its release (no reload into an earlier one).
             expect(page.locator("#release")).to_have_attribute("data-release", EARLIER,
-                                                               timeout=20_000)
+                                                               timeout=30_000)
             expect(table).to_have_attribute("data-ws", "open")
             assert table.get_attribute("data-release") == LATER
             assert len(loads) == 1

@@ -105,3 +105,46 @@ def test_a_real_server_that_cannot_reach_its_database_or_layer_is_not_ready(brok
     with server_processes(env) as servers:
         assert _get(servers[0] + "/healthz") == (200, b"ok")
         assert _get(servers[0] + "/readyz") == (503, b"not ready")
+
+
+@pytest.fixture
+def releases(settings):
+    """A named release for this process, its claim and the process's last look forgotten."""
+    from django.core.cache import cache
+
+    import config.health
+
+    settings.RELEASE = "20261205T110000Z-aaaaaaa"
+    cache.delete(config.health.RELEASE_KEY)
+    config.health._release_seen = (float("-inf"), False)  # our own module's memo
+    yield settings
+    cache.delete(config.health.RELEASE_KEY)
+    config.health._release_seen = (float("-inf"), False)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_of_an_earlier_release_leaves_new_pages_to_a_later_one(releases, not_draining):
+    import config.health
+    from config.health import announce
+
+    app = Health(django, checks=(passes,))
+    assert announce() is False  # the first release to serve claims it
+    assert _asgi_get(app, "/mesa/x/") == (200, b"the site")
+
+    assert announce("20261205T120000Z-bbbbbbb") is False  # a later release starts beside it
+    config.health._release_seen = (float("-inf"), False)  # (the next look is due)
+    status, body = _asgi_get(app, "/mesa/x/")
+    assert status == 503 and "reiniciando" in body.decode()
+    assert announce() is True  # an earlier release never takes the claim back
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_release_named_nothing_is_claimed_or_refused(releases, not_draining):
+    from django.core.cache import cache
+
+    from config.health import RELEASE_KEY, announce
+
+    releases.RELEASE = ""
+    assert announce() is False
+    assert cache.get(RELEASE_KEY) is None
+    assert _asgi_get(Health(django, checks=(passes,)), "/mesa/x/") == (200, b"the site")

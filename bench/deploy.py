@@ -1,0 +1,281 @@
+"""Deploy benchmark: the site replaced process by process while tables play, through the
+repository's nginx, on this machine's PostgreSQL and Redis.
+
+    .venv/bin/python bench/deploy.py
+    .venv/bin/python bench/deploy.py --tables 60 --robot-tables 15 --idle-pages 600 --rolls 2
+
+It starts the production shape with `scripts/production.sh` (DETACH=1: nginx in front of
+--web web processes and one task worker, a fresh database, a channel prefix of its own), sets
+tables up as browsers do (through the proxy): --tables tables playing, of which
+--robot-tables are robots' alone (the host adds three robots, starts and leaves), the others
+two people moving --rate times a second each, every table watched by --spectators spectators;
+and --idle-pages more pages open on tables nobody moves at. Then, after --calm seconds, it
+runs `scripts/deploy.sh` --rolls times in a row (every web process and the worker replaced,
+the release unchanged), then --rolls times with a new release, then --calm seconds more.
+
+Every page is a client that behaves as the page does (bench/load.py's Viewer): it reconnects
+when its socket closes (1012 when its process drains), and, when a greeting says the server
+runs a later release than the page's, it loads the page again (as static/js/release.js does):
+a GET of the page and a new socket, each to whichever process the proxy picks.
+
+Printed: moves applied; acknowledged moves missing from or doubled in the table's log; error
+answers to the players' posts; the robots' tables' progress during each roll; every page's
+time from its socket closing to its table back on a new one (p99); reloads per page after the
+release deploy (each page exactly once) and after the plain ones (none); move -> every viewer
+p50/p99 before, during and after the rolls; each roll's steps as deploy.sh printed them.
+It prints figures; it is not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.load import (  # noqa: E402
+    REDIS_URL,
+    Bench,
+    Server,
+    Table,
+    Viewer,
+    log_check,
+    ms,
+    pct,
+    raise_file_limit,
+    update_delays,
+)
+from tests.live import GENEROUS_LIMITS, free_port, fresh_database  # noqa: E402
+
+RELEASE_RE = re.compile(r'id="release"[^>]*data-release="([^"]*)"')
+PAGE_RELEASE_RE = re.compile(r'id="table-page"[^>]*data-release="([^"]*)"', re.S)
+
+
+def release_name(tag: str) -> str:
+    """A release identifier as scripts/deploy.sh names them: later ones sort after."""
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + f"-{tag}"
+
+
+class Page(Viewer):
+    """A page as static/js/release.js makes it: reloads once into a later release."""
+
+    def __init__(self, bench: Bench, table: Table, role: str, server: int) -> None:
+        super().__init__(bench, table, role, server)
+        self.release = ""
+        self.reloads: list[str] = []  # the releases it reloaded into
+        self.reloading = False
+
+    def take(self, html: str, at: float) -> None:
+        super().take(html, at)
+        found = RELEASE_RE.search(html)
+        if found and self.release and found.group(1) > self.release and not self.reloading:
+            self.reloading = True
+            asyncio.get_running_loop().create_task(self.reload_into(found.group(1)))
+
+    async def reload_into(self, release: str) -> None:
+        try:
+            for _ in range(5):
+                try:
+                    status, body, _ = await self.request("GET", f"/mesa/{self.table.code}/")
+                except (TimeoutError, aiohttp.ClientError):
+                    await asyncio.sleep(0.5)
+                    continue
+                page = PAGE_RELEASE_RE.search(body)
+                if status == 200 and page:
+                    self.release = page.group(1)
+                    self.reloads.append(self.release)
+                    self.take(body, time.monotonic())
+                    # A reloaded page opens a new socket, to whichever process the proxy
+                    # picks: it is greeted again (and would reload again if that one were
+                    # of an earlier release than the page it loaded).
+                    if self.socket is not None:
+                        await self.socket.close(code=4000)
+                    return
+                await asyncio.sleep(0.5)
+        finally:
+            self.reloading = False
+
+
+class DeployBench(Bench):
+    def viewer(self, table: Table, role: str, number: int) -> Viewer:
+        page = Page(self, table, role, 0)
+        table.viewers.append(page)
+        return page
+
+
+def production(run_dir: Path, env: dict[str, str], *arguments: str) -> None:
+    subprocess.run(["bash", "scripts/production.sh", *arguments], cwd=ROOT,
+                   env={**os.environ, **env, "RUN_DIR": str(run_dir)}, check=True)
+
+
+def deploy(run_dir: Path, env: dict[str, str], release: str) -> tuple[float, list[str]]:
+    """scripts/deploy.sh with `release`: its seconds and its lines."""
+    began = time.monotonic()
+    done = subprocess.run(
+        ["bash", "scripts/deploy.sh"], cwd=ROOT, capture_output=True, text=True,
+        env={**os.environ, **env, "RUN_DIR": str(run_dir), "RELEASE": release},
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    if done.returncode != 0:
+        raise RuntimeError("deploy.sh failed:\n" + "\n".join(lines[-20:]))
+    return time.monotonic() - began, lines
+
+
+async def play(bench: DeployBench, run_dir: Path, env: dict[str, str], first: str) -> dict:
+    args = bench.args
+    figures: dict = {"rolls": []}
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=0), timeout=timeout,
+        cookie_jar=aiohttp.DummyCookieJar(),
+    ) as bench.http, aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=0, force_close=True),
+        cookie_jar=aiohttp.DummyCookieJar(),
+    ) as bench.sockets:
+        limit = asyncio.Semaphore(8)
+
+        async def set_up(table: Table) -> None:
+            async with limit:
+                await bench.set_up(table)
+
+        began = time.monotonic()
+        robots = [Table(i) for i in range(args.robot_tables)]
+        people = [Table(i) for i in range(args.robot_tables, args.tables)]
+        idle_count = -(-args.idle_pages // (args.spectators + 2))
+        idle = [Table(i) for i in range(args.tables, args.tables + idle_count)]
+        bench.tables = robots + people + idle
+        args.scenario = "robots"
+        await asyncio.gather(*(set_up(t) for t in robots))
+        args.scenario = "people"
+        await asyncio.gather(*(set_up(t) for t in people + idle))
+        for page in bench.pages():
+            page.release = first
+        print(f"{len(bench.tables)} tables set up ({len(bench.pages())} pages open) in "
+              f"{time.monotonic() - began:.0f} s")
+
+        start = time.monotonic()
+        bench.window = (start, start + 10 ** 6)  # the tables play until told to stop
+        drivers = [asyncio.create_task(bench.drive(t, start)) for t in people]
+        await asyncio.sleep(args.calm)
+        phases = [("before", start, time.monotonic())]
+        rolls = [("restart", first)] * args.rolls
+        rolls += [("release", release_name("next"))] * args.rolls
+        for number, (kind, release) in enumerate(rolls, 1):
+            versions = {t.code: t.viewers[-1].version for t in robots}
+            reloads = sum(len(p.reloads) for p in bench.pages())
+            at = time.monotonic()
+            seconds, lines = await asyncio.to_thread(deploy, run_dir, env, release)
+            phases.append((f"roll {number}", at, time.monotonic()))
+            await asyncio.sleep(3)  # the last pages come back, robots play on
+            moved = sum(t.viewers[-1].version > versions[t.code] for t in robots)
+            figures["rolls"].append((number, kind, release, seconds, moved, lines,
+                                     sum(len(p.reloads) for p in bench.pages()) - reloads))
+            print(f"roll {number} ({kind}, release {release}): {seconds:.0f} s; robots' tables "
+                  f"that moved on: {moved} of {len(robots)}")
+        after = time.monotonic()
+        await asyncio.sleep(args.calm)
+        phases.append(("after", after, time.monotonic()))
+        bench.window = (start, time.monotonic())
+        for driver in drivers:
+            driver.cancel()
+        await asyncio.sleep(3)
+        figures["phases"] = phases
+        await bench.close_all()
+    return figures
+
+
+def report(bench: DeployBench, figures: dict, db_env: dict[str, str], first: str) -> None:
+    args = bench.args
+    print()
+    print(f"== rolling deploy: {args.web} web processes + 1 worker behind nginx, "
+          f"{args.tables} tables playing ({args.robot_tables} robots' alone), "
+          f"{args.spectators} spectators each, {len(bench.pages())} pages open ==")
+    print(f"moves applied: {len(bench.moves)}")
+    for line in log_check(bench, db_env):
+        print(line)
+    statuses = Counter()
+    for (_, status), n in bench.statuses.items():
+        statuses[status] += n
+    errors = sum(n for status, n in statuses.items() if status != 200)
+    print(f"players' posts: {dict(sorted(statuses.items(), key=str))}; error answers: {errors}")
+    for (what, status, reason), n in bench.refusals.most_common(5):
+        print(f"  refused {what} {status} x{n}: {reason}")
+    back = [x for p in bench.pages() for x in p.reconnects]
+    lost = sum(p.disconnects for p in bench.pages())
+    print(f"sockets lost: {lost}; page back on its table after its socket closed: {ms(back)}"
+          f" (p99 {pct(back, 99):.2f} s)")
+    for number, kind, _, seconds, moved, lines, reloads in figures["rolls"]:
+        print(f"roll {number} ({kind}): {seconds:.0f} s, pages reloaded {reloads}, robots' "
+              f"tables that moved on {moved} of {args.robot_tables}")
+        for line in lines:
+            print(f"    {line}")
+    per_page = Counter(len(p.reloads) for p in bench.pages())
+    later = [p for p in bench.pages() if p.reloads]
+    print(f"reloads per page: {dict(sorted(per_page.items()))}; pages on the new release: "
+          f"{sum(p.release > first for p in bench.pages())} of {len(bench.pages())}"
+          + (f" (the last reload into {max(p.reloads[-1] for p in later)})" if later else ""))
+    print("move -> every viewer updated, from the POST sent:")
+    for name, start, end in figures["phases"]:
+        pairs, last, never = update_delays(bench, start, end)
+        print(f"  {name}: every (move, viewer) {ms(pairs)}"
+              + (f"; never updated {never}" if never else ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--web", type=int, default=3, help="web processes")
+    parser.add_argument("--tables", type=int, default=60, help="tables playing")
+    parser.add_argument("--robot-tables", type=int, default=15,
+                        help="of those, tables the robots play alone")
+    parser.add_argument("--spectators", type=int, default=4, help="spectators per table")
+    parser.add_argument("--idle-pages", type=int, default=600,
+                        help="more pages open, on tables nobody moves at")
+    parser.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
+    parser.add_argument("--rolls", type=int, default=2,
+                        help="deploys in a row, then as many with a new release")
+    parser.add_argument("--calm", type=float, default=20,
+                        help="seconds measured before the first roll and after the last")
+    parser.add_argument("--robot-level", choices=["facil", "normal", "dificil"], default="normal")
+    parser.add_argument("--robot-delay", type=float, default=1.0)
+    args = parser.parse_args()
+    # What bench/load.py's Bench reads.
+    args.scenario, args.idle, args.churn, args.fault, args.duplicates = "people", False, 0, "", 0
+    print(f"open files allowed: {raise_file_limit()}")
+    os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    prefix = f"deploy{uuid.uuid4().hex[:8]}"
+    first = release_name("first")
+    proxy = free_port()
+    web = free_port()
+    env = {
+        **GENEROUS_LIMITS, "REDIS_URL": os.environ.get("REDIS_URL") or REDIS_URL,
+        "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix, "ROBOT_DELAY": str(args.robot_delay),
+        "WEB": str(args.web), "WORKERS": "1", "PORT": str(web), "PROXY_PORT": str(proxy),
+        "RELEASE": first, "LOG_LEVEL": "WARNING",
+    }
+    with fresh_database() as db_env, tempfile.TemporaryDirectory(prefix="ocholoco-deploy-") as run:
+        env.update(db_env)
+        run_dir = Path(run)
+        production(run_dir, {**env, "DETACH": "1"})
+        try:
+            url = f"http://127.0.0.1:{proxy}"
+            bench = DeployBench(args, [Server("web", url, None, run_dir / "nginx.log")])
+            figures = asyncio.run(play(bench, run_dir, env, first))
+        finally:
+            production(run_dir, env, "stop")
+        report(bench, figures, db_env, first)
+
+
+if __name__ == "__main__":
+    main()
