@@ -264,9 +264,9 @@ def main() -> None:
         "WEB": str(args.web), "WORKERS": "1", "PORT": str(web), "PROXY_PORT": str(proxy),
         "RELEASE": first, "LOG_LEVEL": "WARNING",
     }
-    with fresh_database() as db_env, tempfile.TemporaryDirectory(prefix="ocholoco-deploy-") as run:
+    with fresh_database() as db_env:
         env.update(db_env)
-        run_dir = Path(run)
+        run_dir = Path(tempfile.mkdtemp(prefix="ocholoco-deploy-"))  # its logs stay there
         production(run_dir, {**env, "DETACH": "1"})
         try:
             url = f"http://127.0.0.1:{proxy}"
@@ -275,6 +275,7 @@ def main() -> None:
         finally:
             production(run_dir, env, "stop")
         report(bench, figures, db_env, first)
+        print(f"logs: {run_dir}")
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ so in the cache every process shares (`announce`, `release_superseded`: Redis in
 a process of an earlier release that sees it steps aside for new page loads and websocket
 handshakes (503 here: the proxy sends them to the later release), while it still answers posts
 and keeps the pages it has open until it drains. So a page that reloads into a new release is
-served the new one, and reloads once. The claim lasts `settings.RELEASE_CLAIM` seconds, renewed while
-the later release serves: if its processes die, the earlier ones serve pages again.
+served the new one, and reloads once. The claim lasts `settings.RELEASE_CLAIM` seconds,
+renewed while the later release serves: if its processes die, the earlier ones serve pages
+again.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@
 # passes to another process, table pages closed with 1012 so they reconnect elsewhere), wait
 # for it to exit (STOP_TIMEOUT, then SIGKILL with a warning), start the new one on the same
 # port with the new RELEASE, wait for its /readyz 200 (READY_TIMEOUT; the deploy fails if it
-# is not), and once nginx takes it again (PROXY_FAIL_TIMEOUT) the next. Then each task worker
+# is not), then the next. Then each task worker
 # the same way (SIGTERM: it finishes the task it holds). nginx stays up; it is reloaded only
 # if its configuration changed.
 set -euo pipefail
@@ -46,12 +46,6 @@ for ((i = 0; i < WEB; i++)); do
   t2=$(now_ms)
   step "web $port: pid ${old:-none} stopped in $((t1 - t0)) ms," \
     "pid $(cat "$RUN_DIR/web-$port.pid") ready in $((t2 - t1)) ms"
-  # nginx holds a failure against this port (the last refused connection, just before the
-  # new process listened) for PROXY_FAIL_TIMEOUT s, counted in whole seconds: stopping the
-  # next process before then would leave nginx no process to send to (502).
-  if [ "$i" -lt $((WEB - 1)) ]; then
-    sleep "$((PROXY_FAIL_TIMEOUT + 1)).5"
-  fi
 done
 
 for ((i = 0; i < WORKERS; i++)); do

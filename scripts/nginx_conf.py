@@ -2,7 +2,7 @@
 
     python3 scripts/nginx_conf.py --web-ports 8001,8002,8003 --proxy-port 8000 \
         --run-dir var/run --static-root staticfiles [--proxy-host 127.0.0.1] \
-        [--fail-timeout 2] [--out FILE]
+        [--out FILE]
 
 The template's names between @ signs are replaced (every one must be); the result goes to
 --out, or to stdout. scripts/production.sh and scripts/deploy.sh call it
@@ -22,11 +22,11 @@ TEMPLATE = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf"
 
 def render(
     template: str, *, web_ports: list[int], proxy_host: str, proxy_port: int, run_dir: Path,
-    static_root: Path, fail_timeout: int = 2,
+    static_root: Path,
 ) -> str:
     """The template with its names between @ signs filled in; one upstream line a process."""
     servers = "\n".join(
-        f"        server 127.0.0.1:{port} max_fails=1 fail_timeout={fail_timeout}s;"
+        f"        server 127.0.0.1:{port} max_fails=0;"
         for port in web_ports
     )
     values = {
@@ -51,10 +51,6 @@ def main() -> None:
     parser.add_argument("--proxy-port", type=int, required=True)
     parser.add_argument("--run-dir", type=Path, required=True)
     parser.add_argument("--static-root", type=Path, required=True)
-    parser.add_argument(
-        "--fail-timeout", type=int, default=2,
-        help="seconds a process that failed a request is left out (default 2)",
-    )
     parser.add_argument("--out", type=Path, help="the file to write (default: stdout)")
     args = parser.parse_args()
     ports = [int(port) for port in args.web_ports.split(",") if port.strip()]
@@ -63,7 +59,6 @@ def main() -> None:
     text = render(
         TEMPLATE.read_text(), web_ports=ports, proxy_host=args.proxy_host,
         proxy_port=args.proxy_port, run_dir=args.run_dir, static_root=args.static_root,
-        fail_timeout=args.fail_timeout,
     )
     if args.out:
         args.out.write_text(text)

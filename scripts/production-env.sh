@@ -35,10 +35,6 @@ PYTHON="$ROOT/.venv/bin/python"
 # A process's SIGTERM to exit: DRAIN_NOTICE + GRACEFUL_SHUTDOWN (config/server.py), and some.
 STOP_TIMEOUT="${STOP_TIMEOUT:-20}"
 READY_TIMEOUT="${READY_TIMEOUT:-60}"
-# Seconds nginx leaves out a web process after a failed request (a refused connection, a 503
-# while it drains): its upstream's fail_timeout. A process started again is tried by nginx
-# only once they have passed, so the rolling deploy waits them out before stopping the next.
-PROXY_FAIL_TIMEOUT=2
 
 export RELEASE="${RELEASE:-$(date -u +%Y%m%dT%H%M%SZ)-$(git rev-parse --short HEAD 2>/dev/null || echo local)}"
 export DEBUG=0
@@ -149,7 +145,7 @@ web_ports() {  # the web processes' ports, comma-separated
 nginx_config() {  # FILE
   python3 scripts/nginx_conf.py --web-ports "$(web_ports)" --proxy-host "$PROXY_HOST" \
     --proxy-port "$PROXY_PORT" --run-dir "$RUN_DIR" --static-root "$STATIC_ROOT" \
-    --fail-timeout "$PROXY_FAIL_TIMEOUT" --out "$1"
+    --out "$1"
   mkdir -p "$RUN_DIR/nginx-temp"
   "$NGINX" -t -q -p "$RUN_DIR" -e "$RUN_DIR/nginx-error.log" -c "$1"
 }

@@ -83,7 +83,7 @@ def test_the_generated_configuration_passes_nginx_t():
         )
         text = conf.read_text()
         assert "@" not in re.sub(r"#.*", "", text)
-        servers = re.findall(r"server 127\.0\.0\.1:(\d+) max_fails=1 fail_timeout=2s;", text)
+        servers = re.findall(r"server 127\.0\.0\.1:(\d+) max_fails=0;", text)
         assert servers == ["8001", "8002", "8003"]
         (run_dir / "nginx-temp").mkdir()
         check = subprocess.run(
