@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import re
 import subprocess
 import sys
@@ -59,8 +60,18 @@ from bench.load import (  # noqa: E402
 )
 from tests.live import GENEROUS_LIMITS, free_port, fresh_database  # noqa: E402
 
+SPREAD = 15.0  # seconds: a page due to reload waits a random time below this (release.js)
+WANTED = "ocholoco_release"  # the cookie that says which release a reload wants
 RELEASE_RE = re.compile(r'id="release"[^>]*data-release="([^"]*)"')
 PAGE_RELEASE_RE = re.compile(r'id="table-page"[^>]*data-release="([^"]*)"', re.S)
+
+
+def machine_busy() -> tuple[int, int]:
+    """(busy, total) clock ticks of the whole machine so far (/proc/stat): every process,
+    the servers, PostgreSQL, Redis, nginx and this client alike."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return sum(fields) - idle, sum(fields)
 
 
 def release_name(tag: str) -> str:
@@ -85,6 +96,8 @@ class Page(Viewer):
             asyncio.get_running_loop().create_task(self.reload_into(found.group(1)))
 
     async def reload_into(self, release: str) -> None:
+        await asyncio.sleep(random.random() * SPREAD)  # as release.js spreads its reloads
+        self.cookies[WANTED] = release  # which release the reload wants (config/health.py)
         try:
             for _ in range(5):
                 try:
@@ -105,6 +118,7 @@ class Page(Viewer):
                     return
                 await asyncio.sleep(0.5)
         finally:
+            self.cookies.pop(WANTED, None)
             self.reloading = False
 
 
@@ -167,29 +181,32 @@ async def play(bench: DeployBench, run_dir: Path, env: dict[str, str], first: st
 
         start = time.monotonic()
         bench.window = (start, start + 10 ** 6)  # the tables play until told to stop
+        watcher = asyncio.create_task(bench.watch_loop())  # this client's own loop lag
         drivers = [asyncio.create_task(bench.drive(t, start)) for t in people]
+        busy0 = machine_busy()
         await asyncio.sleep(args.calm)
-        phases = [("before", start, time.monotonic())]
+        phases = [("before", start, time.monotonic(), busy0, machine_busy())]
         rolls = [("restart", first)] * args.rolls
         rolls += [("release", release_name("next"))] * args.rolls
         for number, (kind, release) in enumerate(rolls, 1):
             versions = {t.code: t.viewers[-1].version for t in robots}
             reloads = sum(len(p.reloads) for p in bench.pages())
-            at = time.monotonic()
+            at, busy0 = time.monotonic(), machine_busy()
             seconds, lines = await asyncio.to_thread(deploy, run_dir, env, release)
-            phases.append((f"roll {number}", at, time.monotonic()))
+            phases.append((f"roll {number}", at, time.monotonic(), busy0, machine_busy()))
             await asyncio.sleep(3)  # the last pages come back, robots play on
             moved = sum(t.viewers[-1].version > versions[t.code] for t in robots)
             figures["rolls"].append((number, kind, release, seconds, moved, lines,
                                      sum(len(p.reloads) for p in bench.pages()) - reloads))
             print(f"roll {number} ({kind}, release {release}): {seconds:.0f} s; robots' tables "
                   f"that moved on: {moved} of {len(robots)}")
-        after = time.monotonic()
+        after, busy0 = time.monotonic(), machine_busy()
         await asyncio.sleep(args.calm)
-        phases.append(("after", after, time.monotonic()))
+        phases.append(("after", after, time.monotonic(), busy0, machine_busy()))
         bench.window = (start, time.monotonic())
         for driver in drivers:
             driver.cancel()
+        watcher.cancel()
         await asyncio.sleep(3)
         figures["phases"] = phases
         await bench.close_all()
@@ -227,10 +244,14 @@ def report(bench: DeployBench, figures: dict, db_env: dict[str, str], first: str
           f"{sum(p.release > first for p in bench.pages())} of {len(bench.pages())}"
           + (f" (the last reload into {max(p.reloads[-1] for p in later)})" if later else ""))
     print("move -> every viewer updated, from the POST sent:")
-    for name, start, end in figures["phases"]:
+    for name, start, end, (busy0, total0), (busy1, total1) in figures["phases"]:
         pairs, last, never = update_delays(bench, start, end)
+        busy = (busy1 - busy0) / max(total1 - total0, 1) * 100
+        late = [x for at, x in bench.loop_lag if start <= at <= end]
         print(f"  {name}: every (move, viewer) {ms(pairs)}"
-              + (f"; never updated {never}" if never else ""))
+              + (f"; never updated {never}" if never else "")
+              + f"; the machine's CPUs {busy:.0f}% busy; this client's loop late by "
+              f"p99 {pct(late, 99) * 1000:.0f} ms")
 
 
 def main() -> None:

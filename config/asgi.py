@@ -26,7 +26,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware  # noqa: E402
 
-from config.health import Health, announce  # noqa: E402
+from config.health import Health  # noqa: E402
 from tables.changes.workers import workers_start_in_process, workers_stop  # noqa: E402
 from tables.live.broadcast import server_loop_bind  # noqa: E402
 from tables.live.drain import drain_hook_register  # noqa: E402
@@ -77,7 +77,6 @@ drain_hook_register(lambda: workers_stop(_workers))
 
 # This process's metrics on its own internal port, when METRICS_PORT is set (tables.metrics).
 metrics_serve()
-announce()  # a later release tells the earlier ones it serves (config.health)
 
 
 def _collector_settle() -> None:

@@ -12,27 +12,22 @@ request thread is taken (a probe is answered even while every request thread is 
 draining process also answers every other new request (503) and websocket handshake (503)
 here, so the proxy passes them to another process.
 
-During a rolling deploy two releases serve side by side. A process of the later release says
-so in the cache every process shares (`announce`, `release_superseded`: Redis in production);
-a process of an earlier release that sees it steps aside for new page loads and websocket
-handshakes (503 here: the proxy sends them to the later release), while it still answers posts
-and keeps the pages it has open until it drains. So a page that reloads into a new release is
-served the new one, and reloads once. The claim lasts `settings.RELEASE_CLAIM` seconds,
-renewed while the later release serves: if its processes die, the earlier ones serve pages
-again.
+During a rolling deploy two releases serve side by side. A page that reloads into a later
+release says which (the `RELEASE_COOKIE` cookie, set by static/js/release.js for a minute): a
+process of an earlier release refuses that page load (503 here: the proxy passes it to
+another process), so the page is served the later release, and reloads once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from http.cookies import CookieError, SimpleCookie
 
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.cache import cache
 from django.db import close_old_connections, connection
 
 from tables.live.drain import draining
@@ -91,41 +86,23 @@ async def ready(checks: Iterable[Check] = CHECKS) -> bool:
     return True
 
 
-RELEASE_KEY = "release:serving"
-RELEASE_LOOK_EVERY = 1.0  # seconds: a process looks at the claim at most this often
-_release_seen = (float("-inf"), False)  # (when it last looked, whether it was superseded)
+RELEASE_COOKIE = "ocholoco_release"
 
 
-def announce(release: str | None = None) -> bool:
-    """Claim (or renew) `release` (this process's) as the latest serving, unless a later one
-    holds the claim; whether a later one does (this process is superseded)."""
-    release = settings.RELEASE if release is None else release
-    if not release:
-        return False  # no release named (the embedded default): nothing to hand over to
-    try:
-        latest = cache.get(RELEASE_KEY)
-        if latest is None or latest <= release:
-            cache.set(RELEASE_KEY, release, settings.RELEASE_CLAIM)
-            return False
-        return True
-    except Exception as error:  # noqa: BLE001 - the cache down: serve as if alone
-        logger.warning("Could not read the release serving: %r", error)
-        return False
-
-
-async def release_superseded() -> bool:
-    """Whether a later release serves beside this process (looked up at most every
-    RELEASE_LOOK_EVERY seconds, in the readiness thread; the claim renewed meanwhile)."""
-    global _release_seen
+def wants_later_release(scope) -> bool:
+    """Whether this request is a page reloading into a later release than this process's."""
     if not settings.RELEASE:
-        return False
-    looked, superseded = _release_seen
-    now = time.monotonic()
-    if now - looked >= RELEASE_LOOK_EVERY:
-        _release_seen = (now, superseded)  # one lookup at a time
-        superseded = await asyncio.get_running_loop().run_in_executor(_checker, announce)
-        _release_seen = (now, superseded)
-    return superseded
+        return False  # no release named (the embedded default)
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie":
+            cookies = SimpleCookie()
+            try:
+                cookies.load(value.decode("latin-1"))
+            except CookieError:
+                return False
+            wanted = cookies.get(RELEASE_COOKIE)
+            return wanted is not None and wanted.value > settings.RELEASE
+    return False
 
 
 async def _answer(send, status: int, body: bytes) -> None:
@@ -173,8 +150,8 @@ class Health:
                 return await _answer(send, 503, NOT_READY)
             if draining():  # a new request to a process going away: the proxy tries another
                 return await _answer(send, 503, RESTARTING)
-            if scope["method"] in ("GET", "HEAD") and await release_superseded():
-                return await _answer(send, 503, RESTARTING)  # a page load: the later release
-        elif kind == "websocket" and (draining() or await release_superseded()):
+            if scope["method"] == "GET" and wants_later_release(scope):
+                return await _answer(send, 503, RESTARTING)  # the proxy finds the later one
+        elif kind == "websocket" and draining():
             return await _refuse_handshake(scope, send)
         return await self.app(scope, receive, send)

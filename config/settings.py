@@ -174,10 +174,6 @@ METRICS_HOST = os.environ.get("METRICS_HOST", "127.0.0.1")
 # that a later release sorts after an earlier one). A page opened on an earlier release reloads
 # itself into a later one when its socket reconnects to it (static/js/release.js).
 RELEASE = os.environ.get("RELEASE", "")
-# Seconds a release's claim to be the latest serving lasts unless its processes renew it (they
-# do while they serve): the earlier release's processes leave new pages to it meanwhile
-# (config.health), and serve them again if it goes.
-RELEASE_CLAIM = float(os.environ.get("RELEASE_CLAIM", "15"))
 
 # Web Push ("te toca" when no tab is open): VAPID keys from the environment, or for local use
 # from the file `manage.py vapid_keys` writes (never committed).

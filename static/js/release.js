@@ -8,6 +8,7 @@
 // is being typed (whose draft comes back after the reload).
 const AT_ONCE = 500; // ms: the most a page waits to reconnect after a restart
 const CALM_EVERY = 1000; // ms: how often a page due to reload looks for a calm moment
+const SPREAD = 15000; // ms: a page due to reload waits a random time below this first
 const DRAFT = "ocholoco:chat-draft";
 
 // htmx.config.wsReconnectDelay is the ws extension's documented hook for the wait before
@@ -44,6 +45,10 @@ function calm() {
   return !(box && document.activeElement === box && box.value !== "");
 }
 
+// The reload says which release it wants (a cookie, for a minute): a process of an earlier
+// one, not yet replaced, leaves that page load to a process of the later one (config/health.py).
+const WANTED = "ocholoco_release";
+let due = false;
 let reloading = false;
 function reloadWhenCalm() {
   if (reloading || !newer()) return;
@@ -51,11 +56,20 @@ function reloadWhenCalm() {
   reloading = true;
   const box = chatBox();
   if (box && box.value) sessionStorage.setItem(DRAFT, JSON.stringify({ at: location.pathname, text: box.value }));
+  document.cookie = WANTED + "=" + encodeURIComponent(serverRelease()) + "; max-age=60; path=/; samesite=lax";
   location.reload();
 }
+// Not all at once: every page of a process learns of the release in the same second, and a
+// page load costs the server more than a reconnection (the page is current meanwhile: its
+// socket brings every move).
 document.addEventListener("htmx:wsAfterMessage", function () {
-  if (newer()) reloadWhenCalm();
+  if (!newer() || due) return;
+  due = true;
+  setTimeout(reloadWhenCalm, Math.random() * SPREAD);
 });
+if (document.cookie.indexOf(WANTED + "=") >= 0) {
+  document.cookie = WANTED + "=; max-age=0; path=/; samesite=lax";
+}
 
 // After the reload: the chat line that was being written is back where it was.
 function restoreDraft() {

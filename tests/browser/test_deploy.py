@@ -22,9 +22,8 @@ LATER = "20261205T110000Z-bbbbbbb"
 
 def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_draft(browser):
     with fresh_database() as db_env:
-        # A short claim of the later release (config.health), renewed while it serves.
         prefix = f"t{uuid.uuid4().hex[:8]}"
-        env = {**db_env, "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix, "RELEASE_CLAIM": "3"}
+        env = {**db_env, "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix}
         port = free_port()
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
@@ -54,20 +53,23 @@ def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_d
             expect(table).to_have_attribute("data-ws", "open")
             assert len(loads) == 1
 
-            # A process of the earlier release beside it (a rolling deploy): it leaves new
-            # pages to the later release (the proxy passes them on), and still takes posts.
+            # A process of the earlier release beside it (a rolling deploy) leaves a page
+            # reloading into the later release to it (the proxy passes it on), and serves
+            # any other.
             with server_processes({**env, "RELEASE": EARLIER}) as (earlier,):
-                assert page.request.get(url + "/healthz").status == 200  # (any request)
-                page.request.get(page.url)  # the later release renews its claim
-                refused = page.request.get(earlier + "/", max_redirects=0)
+                wanted = {"Cookie": f"ocholoco_release={LATER}"}
+                refused = page.request.get(earlier + "/", headers=wanted, max_redirects=0)
                 assert refused.status == 503
                 assert "reiniciando" in refused.text()
+                assert page.request.get(url + "/", headers=wanted).status == 200
+            # The page's reload has let its cookie go.
+            assert "ocholoco_release" not in page.evaluate("document.cookie")
 
         with server_processes({**env, "RELEASE": EARLIER}, ports=[port]):
-            # Only the earlier release is left: once the later one's claim lapses, it serves
-            # the page again, which stays on its release (no reload into an earlier one).
+            # Only the earlier release is left (a process not yet replaced): it serves the
+            # page, which stays on its release (no reload into an earlier one).
             expect(page.locator("#release")).to_have_attribute("data-release", EARLIER,
-                                                               timeout=30_000)
+                                                               timeout=20_000)
             expect(table).to_have_attribute("data-ws", "open")
             assert table.get_attribute("data-release") == LATER
             assert len(loads) == 1

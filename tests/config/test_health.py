@@ -107,44 +107,38 @@ def test_a_real_server_that_cannot_reach_its_database_or_layer_is_not_ready(brok
         assert _get(servers[0] + "/readyz") == (503, b"not ready")
 
 
-@pytest.fixture
-def releases(settings):
-    """A named release for this process, its claim and the process's last look forgotten."""
-    from django.core.cache import cache
+def _get_with_cookie(app, path: str, cookie: str) -> tuple[int, bytes]:
+    """One GET through `app` carrying `cookie` (a Cookie header's value)."""
+    sent: list[dict] = []
 
-    import config.health
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
 
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": [(b"cookie", cookie.encode())],
+        "client": ("127.0.0.1", 1), "server": ("t", 80),
+    }
+    run_async(app(scope, receive, send))
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return sent[0]["status"], body
+
+
+def test_a_page_reloading_into_a_later_release_is_left_to_it(settings, not_draining):
+    """static/js/release.js's cookie names the release a reloading page wants: a process of
+    an earlier one refuses that page load (the proxy passes it on), and only that."""
     settings.RELEASE = "20261205T110000Z-aaaaaaa"
-    cache.delete(config.health.RELEASE_KEY)
-    config.health._release_seen = (float("-inf"), False)  # our own module's memo
-    yield settings
-    cache.delete(config.health.RELEASE_KEY)
-    config.health._release_seen = (float("-inf"), False)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_process_of_an_earlier_release_leaves_new_pages_to_a_later_one(releases, not_draining):
-    import config.health
-    from config.health import announce
-
     app = Health(django, checks=(passes,))
-    assert announce() is False  # the first release to serve claims it
-    assert _asgi_get(app, "/mesa/x/") == (200, b"the site")
-
-    assert announce("20261205T120000Z-bbbbbbb") is False  # a later release starts beside it
-    config.health._release_seen = (float("-inf"), False)  # (the next look is due)
-    status, body = _asgi_get(app, "/mesa/x/")
+    later = "ocholoco_release=20261205T120000Z-bbbbbbb; sessionid=x"
+    status, body = _get_with_cookie(app, "/mesa/x/", later)
     assert status == 503 and "reiniciando" in body.decode()
-    assert announce() is True  # an earlier release never takes the claim back
-
-
-@pytest.mark.django_db(transaction=True)
-def test_without_a_release_named_nothing_is_claimed_or_refused(releases, not_draining):
-    from django.core.cache import cache
-
-    from config.health import RELEASE_KEY, announce
-
-    releases.RELEASE = ""
-    assert announce() is False
-    assert cache.get(RELEASE_KEY) is None
-    assert _asgi_get(Health(django, checks=(passes,)), "/mesa/x/") == (200, b"the site")
+    assert _get_with_cookie(app, "/mesa/x/", "ocholoco_release=20261205T110000Z-aaaaaaa") == (
+        200, b"the site")  # its own release
+    assert _get_with_cookie(app, "/mesa/x/", "ocholoco_release=2025") == (200, b"the site")
+    assert _get_with_cookie(app, "/mesa/x/", "sessionid=x") == (200, b"the site")
+    settings.RELEASE = ""  # no release named (the embedded default): nothing refused
+    assert _get_with_cookie(app, "/mesa/x/", later) == (200, b"the site")
