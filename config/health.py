@@ -1,22 +1,8 @@
-"""`/healthz` and `/readyz`: answered in front of Django, for the proxy, the supervisor and
-the rolling deploy (`scripts/deploy.sh`).
-
-- `/healthz`: the process answers: 200 "ok", always (while it serves at all).
-- `/readyz`: 200 "ok" when the process can reach its database and its channel layer and is
-  not draining (`tables.live.drain`); 503 "not ready" otherwise. Each check is bounded
-  (`CHECK_TIMEOUT`); the body never says which one failed (the log does).
-
-They are answered by `Health`, an ASGI layer over the site, before Django: no middleware runs
-(no session, no CSRF, no host check, no HTTPS redirect, no rate limit), no template, and no
-request thread is taken (a probe is answered even while every request thread is busy). A
-draining process also answers every other new request (503) and websocket handshake (503)
-here, so the proxy passes them to another process.
-
-During a rolling deploy two releases serve side by side. A page that reloads into a later
-release says which (the `RELEASE_COOKIE` cookie, set by static/js/release.js for a minute): a
-process of an earlier release refuses that page load (503 here: the proxy passes it to
-another process), so the page is served the later release, and reloads once.
-"""
+"""`/healthz` (the process answers) and `/readyz` (it reaches its database and channel layer
+and is not draining), answered by `Health`, an ASGI layer in front of Django: no middleware,
+no request thread. A draining process also refuses new requests and sockets here (503: the
+proxy passes them on), and so does a process of an earlier release a reloading page does not
+want (its cookie names a later one). docs/operating.md, "Deploying at any hour"."""
 
 from __future__ import annotations
 

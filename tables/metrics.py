@@ -1,14 +1,7 @@
-"""What an operator scrapes: the site's metrics in Prometheus' text format (prometheus_client).
-
-Each process (a web process, a `tasks_worker`) keeps its own metrics in prometheus_client's
-default registry and, when `METRICS_PORT` is set, serves them on `METRICS_HOST:METRICS_PORT`
-(`metrics_serve`, called as the process starts: `config.asgi`, the `tasks_worker` command),
-never through the public site. Unset, nothing is served (the counters still count, unread).
-
-A move costs one counter increment and, for a person's move, one histogram observation; the
-gauges that need the database are read when the process is scraped, one COUNT each
-(`ScrapeTimeGauges`), never on a move. docs/operating.md, "Metrics", lists them.
-"""
+"""The site's metrics for an operator, in Prometheus' text format (prometheus_client): each
+process counts its own and serves them on `METRICS_HOST:METRICS_PORT` when that is set, never
+through the public site. A move costs one increment and one observation; the gauges that need
+the database are read at scrape time (`ScrapeTimeGauges`). docs/operating.md, "Metrics"."""
 
 from __future__ import annotations
 

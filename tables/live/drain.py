@@ -1,13 +1,7 @@
-"""Draining: this process is going away (a deploy, a restart) and hands its visitors on.
-
-From `drain_begin` on, the process is not ready (`/readyz` answers 503, `config.health`),
-refuses new pages and sockets with 503 (the proxy sends them to another process), and closes
-the table pages it has open with 1012, "service restart" (their browsers reconnect through
-the proxy to a process that stays). Requests already in flight finish. `config.server` begins
-the drain when the process gets SIGTERM and stops the server a little later.
-
-Pure Python (no Django): the server imports it before the application.
-"""
+"""Draining: this process is going away (a deploy, a restart). From `drain_begin` on it is not
+ready, refuses new pages and sockets (`config.health`), and closes its open table pages with
+1012, "service restart", so they reconnect to a process that stays; requests in flight finish.
+Pure Python: `config.server` imports it before the application."""
 
 from __future__ import annotations
 
