@@ -128,12 +128,13 @@ def _manage(env: dict[str, str], script: str) -> str:
     ).stdout
 
 
-def _worker(env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "manage.py", "tasks_worker"], cwd=ROOT,
-        env=_server_env({**env, "TASK_POLL_INTERVAL": "0.05"}),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+def _worker(env: dict[str, str], log: Path) -> subprocess.Popen:
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "tasks_worker"], cwd=ROOT,
+            env=_server_env({**env, "TASK_POLL_INTERVAL": "0.05"}),
+            stdout=subprocess.DEVNULL, stderr=out,
+        )
 
 
 def _wait_for(path: Path, text: str) -> None:
@@ -156,11 +157,11 @@ def test_sigterm_lets_a_task_worker_finish_its_task_and_leaves_the_next_to_anoth
             "for n in ('first', 'second')]))"
         )
         ids = json.loads(_manage(database, enqueue).strip().splitlines()[-1])
-        worker = _worker(database)
+        worker = _worker(database, here / "worker.log")
         try:
             _wait_for(here / "runs", "start first")
             worker.send_signal(signal.SIGTERM)
-            time.sleep(0.5)  # the signal is in; the task still runs
+            _wait_for(here / "worker.log", "Stopping after the task in hand.")
             (here / "go-first").touch()
             (here / "go-second").touch()
             assert worker.wait(timeout=WAIT) == 0
@@ -169,7 +170,7 @@ def test_sigterm_lets_a_task_worker_finish_its_task_and_leaves_the_next_to_anoth
                 worker.kill()
         assert (here / "runs").read_text() == "start first\nend first\n"
 
-        worker = _worker(database)
+        worker = _worker(database, here / "worker-2.log")
         try:
             _wait_for(here / "runs", "end second")
         finally:

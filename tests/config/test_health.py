@@ -108,24 +108,7 @@ def test_a_real_server_that_cannot_reach_its_database_or_layer_is_not_ready(brok
 
 
 def _get_with_cookie(app, path: str, cookie: str) -> tuple[int, bytes]:
-    """One GET through `app` carrying `cookie` (a Cookie header's value)."""
-    sent: list[dict] = []
-
-    async def receive() -> dict:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-        "root_path": "", "headers": [(b"cookie", cookie.encode())],
-        "client": ("127.0.0.1", 1), "server": ("t", 80),
-    }
-    run_async(app(scope, receive, send))
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return sent[0]["status"], body
+    return _asgi_get(app, path, headers=[(b"cookie", cookie.encode())])
 
 
 def test_a_page_reloading_into_a_later_release_is_left_to_it(settings, not_draining):

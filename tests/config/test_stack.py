@@ -18,8 +18,8 @@ from tests.live import ROOT, _server_env, _wait_for_port, free_port, fresh_datab
 WAIT = 30  # seconds at most for what must happen (a busy machine never trips it)
 
 
-def _asgi_get(app, path: str = "/") -> tuple[int, bytes]:
-    """One GET through the ASGI app `app`: (status, body)."""
+def _asgi_get(app, path: str = "/", headers: list | None = None) -> tuple[int, bytes]:
+    """One GET through the ASGI app `app` (with `headers`, as ASGI gives them): (status, body)."""
     sent: list[dict] = []
 
     async def receive() -> dict:
@@ -31,7 +31,8 @@ def _asgi_get(app, path: str = "/") -> tuple[int, bytes]:
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
         "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-        "root_path": "", "headers": [], "client": ("127.0.0.1", 1), "server": ("t", 80),
+        "root_path": "", "headers": headers or [], "client": ("127.0.0.1", 1),
+        "server": ("t", 80),
     }
     run_async(app(scope, receive, send))
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")

@@ -36,6 +36,9 @@ class Command(BaseCommand):
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.default_int_handler)
             workers_stop([worker])
+            # Said where an operator (and a test) sees it: the signal is in, the task in
+            # hand is being finished.
+            self.stderr.write("Stopping after the task in hand.")
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
