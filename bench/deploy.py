@@ -233,6 +233,9 @@ def report(bench: DeployBench, figures: dict, db_env: dict[str, str], first: str
     lost = sum(p.disconnects for p in bench.pages())
     print(f"sockets lost: {lost}; page back on its table after its socket closed: {ms(back)}"
           f" (p99 {pct(back, 99):.2f} s)")
+    accepted = [x for p in bench.pages() for x in p.handshakes]
+    print(f"  of which until a new socket was accepted: {ms(accepted)}; handshakes refused "
+          f"{sum(p.refused for p in bench.pages())}, failed {sum(p.failed for p in bench.pages())}")
     for number, kind, _, seconds, moved, lines, reloads in figures["rolls"]:
         print(f"roll {number} ({kind}): {seconds:.0f} s, pages reloaded {reloads}, robots' "
               f"tables that moved on {moved} of {args.robot_tables}")
