@@ -27,6 +27,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware  # noqa: E402
 
 from config.health import Health  # noqa: E402
+from config.whole_body import WholeBody  # noqa: E402
 from tables.changes.workers import workers_start_in_process, workers_stop  # noqa: E402
 from tables.live.broadcast import server_loop_bind  # noqa: E402
 from tables.live.drain import drain_hook_register  # noqa: E402
@@ -57,7 +58,8 @@ class SocketSession:
 # process refuses new pages and sockets there.
 router = Health(ProtocolTypeRouter(
     {
-        "http": django_app,
+        # A request reaches a request thread only once its body is whole (config.whole_body).
+        "http": WholeBody(django_app),
         "websocket": AllowedHostsOriginValidator(
             CookieMiddleware(SocketSession(URLRouter(websocket_urlpatterns)))
         ),
