@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import signal
 import subprocess
 import sys
@@ -20,24 +19,11 @@ import aiohttp
 import pytest
 
 from tests.live import ROOT, _server_env, fresh_database, live_servers, run_async
-from tests.scale.faults import Person
+from tests.scale.faults import Person, table_opened
 
 WAIT = 30  # seconds at most for what must happen
 NOTICE = 3  # DRAIN_NOTICE of the server under test (seconds)
 GRACEFUL = 10  # config.server's GRACEFUL_SHUTDOWN
-
-
-async def _open_table(http: aiohttp.ClientSession, base: str) -> tuple[str, Person]:
-    host = Person(http, base)
-    await host.request("GET", "/")
-    status, body, headers = await host.request(
-        "POST", "/abrir/",
-        {"rules": "clasico", "name": "Ana", "deck": "clasica", "turn_limit": 0}, htmx=False,
-    )
-    assert status == 302, body[:500]
-    _, page, _ = await host.request("GET", headers["Location"])
-    code = re.search(r'data-invite="/mesa/([^/"]+)/"', page).group(1)
-    return code, host
 
 
 async def _refused(port: int) -> bool:
@@ -57,7 +43,7 @@ def test_sigterm_drains_a_web_process_then_it_exits():
 
         async def scenario() -> int:
             async with aiohttp.ClientSession() as http:
-                code, host = await _open_table(http, base)
+                code, host = await table_opened(http, base)
                 socket = await http.ws_connect(
                     base.replace("http", "ws") + f"/ws/mesa/{code}/", headers=host.headers()
                 )

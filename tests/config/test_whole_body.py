@@ -5,29 +5,16 @@ body back while another plays; real server processes, as tests/live.py starts th
 from __future__ import annotations
 
 import asyncio
-import re
 from urllib.parse import urlencode
 
 import aiohttp
 
 from tests.live import live_servers, run_async
-from tests.scale.faults import Person
+from tests.scale.faults import Person, table_opened
 
 WAIT = 30  # seconds at most for what must happen
 HELD = 8
 SETTINGS = {"RATE_CHAT": "1000/10s", "TASK_WORKERS": "0"}
-
-
-async def _open_table(http: aiohttp.ClientSession, base: str) -> tuple[str, Person]:
-    host = Person(http, base)
-    await host.request("GET", "/")
-    status, body, headers = await host.request(
-        "POST", "/abrir/",
-        {"rules": "clasico", "name": "Ana", "deck": "clasica", "turn_limit": 0}, htmx=False,
-    )
-    assert status == 302, body[:500]
-    _, page, _ = await host.request("GET", headers["Location"])
-    return re.search(r'data-invite="/mesa/([^/"]+)/"', page).group(1), host
 
 
 async def _hold(base: str, person: Person, code: str, text: str):
@@ -53,18 +40,24 @@ async def _status(reader: asyncio.StreamReader) -> int:
     return int(line.split(b" ", 2)[1])
 
 
+async def _held_beside_a_table(http: aiohttp.ClientSession, base: str):
+    """A table, eight of its host's chat posts held, and another person's page answered
+    meanwhile: (code, host, held)."""
+    code, host = await table_opened(http, base)
+    held = [await _hold(base, host, code, f"lento{n}") for n in range(HELD)]
+    status, _, _ = await Person(http, base).request("GET", "/reglas/")
+    assert status == 200
+    return code, host, held
+
+
 def test_eight_held_bodies_stop_nobody_and_are_answered_once_when_they_arrive():
     with live_servers(1, REQUEST_BODY_TIMEOUT=str(WAIT * 4), **SETTINGS) as servers:
         base = servers[0]
 
         async def scenario() -> None:
             async with aiohttp.ClientSession() as http:
-                code, host = await _open_table(http, base)
-                held = [await _hold(base, host, code, f"lento{n}") for n in range(HELD)]
-
-                # Meanwhile the others are answered: pages, a chat line, the table page.
-                status, _, _ = await Person(http, base).request("GET", "/reglas/")
-                assert status == 200
+                code, host, held = await _held_beside_a_table(http, base)
+                # Meanwhile the others are answered: a chat line, the table page.
                 status, body, _ = await host.request("POST", f"/mesa/{code}/chat/",
                                                      {"text": "rapido"})
                 assert status == 200, body[:300]
@@ -93,10 +86,7 @@ def test_a_body_that_never_arrives_is_refused_with_408_and_changes_nothing():
 
         async def scenario() -> None:
             async with aiohttp.ClientSession() as http:
-                code, host = await _open_table(http, base)
-                held = [await _hold(base, host, code, f"lento{n}") for n in range(HELD)]
-                status, _, _ = await Person(http, base).request("GET", "/reglas/")
-                assert status == 200
+                code, host, held = await _held_beside_a_table(http, base)
                 for reader, writer, _ in held:
                     assert await _status(reader) == 408
                     rest = await reader.read()

@@ -165,20 +165,25 @@ class Page:
 # --- A table in play, through the real HTTP flow ---------------------------------------------
 
 
-async def table_in_play(
-    http: aiohttp.ClientSession, host_server: str, guest_server: str
-) -> tuple[str, Person, Person]:
-    """ABRIR MESA (Ana, Clásico), Beto sits down, EMPEZAR: (code, host, guest)."""
-    host = Person(http, host_server)
+async def table_opened(http: aiohttp.ClientSession, server: str) -> tuple[str, Person]:
+    """ABRIR MESA (Ana, Clásico): (code, host)."""
+    host = Person(http, server)
     await host.request("GET", "/")
     status, body, headers = await host.request(
         "POST", "/abrir/",
         {"rules": "clasico", "name": "Ana", "deck": "clasica", "turn_limit": 0}, htmx=False,
     )
     assert status == 302, body[:500]
-    # The host lands on the players' own address; a guest sits down by the invitation.
+    # The host lands on the players' own address.
     _, page, _ = await host.request("GET", headers["Location"])
-    code = re.search(r'data-invite="/mesa/([^/"]+)/"', page).group(1)
+    return re.search(r'data-invite="/mesa/([^/"]+)/"', page).group(1), host
+
+
+async def table_in_play(
+    http: aiohttp.ClientSession, host_server: str, guest_server: str
+) -> tuple[str, Person, Person]:
+    """ABRIR MESA (Ana, Clásico), Beto sits down by the invitation, EMPEZAR: (code, host, guest)."""
+    code, host = await table_opened(http, host_server)
     guest = Person(http, guest_server)
     await guest.request("GET", f"/mesa/{code}/")
     status, body, _ = await guest.request("POST", f"/mesa/{code}/sentarse/", {"name": "Beto"})
