@@ -31,6 +31,12 @@ export function playCard(card) {
     const dialog = document.getElementById(dialogId);
     if (dialog && !dialog.open) dialog.showModal();
   } else {
+    // htmx sends a form's submitter as the one it last saw clicked or focused. A drag makes
+    // no click, and a card focused as its panel came in (the focus kept across the swap) got
+    // it before htmx wired the new form: the move would go without its card (a 409). The
+    // card takes the focus again, so htmx sees it, whatever came before.
+    if (document.activeElement === card) card.blur();
+    card.focus({ preventScroll: true });
     card.form.requestSubmit(card);
   }
 }

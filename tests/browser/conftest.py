@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 from tests.browser.chromium import CHROMIUM_ARGS, DESKTOP, WAIT_MS
 from tests.live import Servers, live_servers
+
+# Every page keeps a short log of what htmx did (requests and their answers, fragments swapped,
+# the socket), which a failing wait prints (helpers.page_report): what happened, not a guess.
+EVENT_LOG = Path(__file__).with_name("event_log.js")
 
 
 @pytest.fixture(scope="session")
@@ -26,6 +32,7 @@ def new_page(browser: Browser):
     def make(viewport: dict | None = None, **kwargs):
         context = browser.new_context(viewport=viewport or DESKTOP, **kwargs)
         context.set_default_timeout(WAIT_MS)
+        context.add_init_script(path=EVENT_LOG)
         contexts.append(context)
         return context.new_page()
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 # For `locator.evaluate_all`: each element's box in the viewport, as [left, top, right, bottom].
 BOXES = """els => els.map(e => {
@@ -44,7 +46,7 @@ def is_my_turn(page: Page) -> bool:
 
 def take_turn(page: Page) -> None:
     """Play the first playable card (tap it twice; an 8 names the first suit), else draw or pass."""
-    before = board_version(page)
+    before = same_version([page])
     card = page.locator("#panel .hand .card[data-playable]").first
     if card.count():
         card.click()
@@ -60,13 +62,42 @@ def take_turn(page: Page) -> None:
     wait_for_version_above(page, before)
 
 
+# What the page showed when a state it waited for did not come: enough to tell a move that was
+# never sent from one that was refused, a socket that closed, or a push that never came.
+PAGE_REPORT = """() => ({
+    versions: ['#board', '#panel'].map(
+        id => (document.querySelector(id) || {dataset: {}}).dataset.version),
+    move: (document.getElementById('table-page') || {dataset: {}}).dataset.move || '',
+    ws: (document.getElementById('table-page') || {dataset: {}}).dataset.ws || '',
+    focused: document.activeElement ? document.activeElement.outerHTML.slice(0, 120) : '',
+    turn: !!document.querySelector('#panel .your-turn'),
+    buttons: Array.from(document.querySelectorAll('#panel form .btn')).map(
+        b => b.textContent.trim() + (b.disabled ? ' (disabled)' : '')),
+    hand: Array.from(document.querySelectorAll('#panel .hand .card')).map(
+        c => c.dataset.card + (c.hasAttribute('data-playable') ? '*' : '') + ' ' + c.className),
+    toast: (document.getElementById('toast') || {}).textContent || '',
+    notice: (document.getElementById('notice') || {}).textContent || '',
+    log: (window.__testLog || []).slice(-20),
+})"""
+
+
+def page_report(page: Page) -> str:
+    """What the page shows now (PAGE_REPORT), for a failing test's message, whole."""
+    return "what the page showed:\n" + json.dumps(page.evaluate(PAGE_REPORT), indent=1)
+
+
 def wait_for_version_above(page: Page, version: int) -> None:
     """Until both the board and the viewer's panel show a state newer than `version`."""
-    page.wait_for_function(
-        """v => ['#board', '#panel'].every(
-            id => parseInt(document.querySelector(id).dataset.version) > v)""",
-        arg=version,
-    )
+    try:
+        page.wait_for_function(
+            """v => ['#board', '#panel'].every(
+                id => parseInt(document.querySelector(id).dataset.version) > v)""",
+            arg=version,
+        )
+    except PlaywrightTimeout:
+        raise AssertionError(
+            f"no state newer than {version} came: {page_report(page)}"
+        ) from None
 
 
 # The board and the panel show one version (at least `v`), and nothing on the page moves in a

@@ -10,7 +10,14 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.helpers import axe_violations, board_version, is_my_turn, wait_for_version_above
+from tests.browser.helpers import (
+    axe_violations,
+    board_version,
+    is_my_turn,
+    page_report,
+    same_version,
+    wait_for_version_above,
+)
 
 # Installed before the page's own scripts: every text that appears in a live region (a
 # `role=log`, `status` or `alert`, or `aria-live` not off), in order, with the region's id and
@@ -117,16 +124,16 @@ def _play(page: Page, turns: int | None = None) -> None:
     focus is still in her panel (a card of her hand, or its buttons)."""
     played = 0
     while not page.locator("#panel .summary").count() and (turns is None or played < turns):
-        before = board_version(page)
+        # The board and the panel are two fragments: the version her move is made at is the one
+        # both show (the board alone may still be one behind the panel she plays from).
+        before = same_version([page])
         mine = is_my_turn(page)
         if mine:
             _play_my_turn(page)
             played += 1
         wait_for_version_above(page, before)
         if mine and not page.locator("#panel .summary").count():
-            assert page.evaluate("!!document.activeElement.closest('#panel')"), page.evaluate(
-                "document.activeElement.outerHTML.slice(0, 120)"
-            )
+            assert page.evaluate("!!document.activeElement.closest('#panel')"), page_report(page)
 
 
 def _turns_taken(lines: list[str]) -> int:
