@@ -65,7 +65,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urlencode, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -107,6 +107,7 @@ class Server:
     url: str  # "" for a worker
     process: subprocess.Popen
     log: Path
+    metrics: str = ""  # its metrics' address (METRICS_PORT), "" for a worker
     pid: int = 0  # the Python process measured (py-spy's child when profiling)
     alive: bool = True
 
@@ -122,8 +123,30 @@ def _management_commands(env: dict[str, str]) -> set[str]:
 WORKER_COMMANDS = ("tasks_worker", "run_workers", "db_worker")  # the first one that exists
 
 
-# The move view's own time in its answer's Server-Timing header ("view;dur=12.3", ms).
+# The move view's own time in its answer's Server-Timing header ("view;dur=12.3", ms), and how
+# long the request waited, whole, for a request thread ("wait;dur=0.4", ms: config.request_wait).
 VIEW_TIMING_RE = re.compile(r"view;dur=([0-9.]+)")
+WAIT_TIMING_RE = re.compile(r"wait;dur=([0-9.]+)")
+BUSY_RE = re.compile(r"^ocholoco_request_threads_busy_seconds_total ([0-9.e+-]+)$", re.M)
+
+# --client browser: what Chromium sends, besides the cookies, Origin and htmx's own headers.
+BROWSER_HEADERS = {
+    "User-Agent": ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+                   "Chrome/156.0.0.0 Safari/537.36"),
+    "Accept-Encoding": "gzip, deflate, br, zstd",
+    "Accept-Language": "es-419,es;q=0.9,en;q=0.8",
+    "Cache-Control": "no-cache",
+}
+PAGE_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+async def body_after_headers(body: bytes, gap: float):
+    """A POST's body as its own write after the headers (`gap` s later): as it reaches a
+    server from a browser on a real network, in a packet after the headers' (aiohttp would
+    send a small body in the headers' write, which no network promises)."""
+    yield b""  # the headers go out alone
+    await asyncio.sleep(gap)
+    yield body
 def server_commands(
     mode: str, processes: int, workers: int, env: dict[str, str], code: Path = ROOT,
     server: str = "",
@@ -147,7 +170,7 @@ def server_commands(
         argv = serve_command(port, code, server)
         if env.get("BENCH_TRACEMALLOC"):  # the same server, its allocations traced
             argv = [sys.executable, str(Path(__file__).resolve()), "--serve-traced", *argv[1:]]
-        commands.append(("web", port, argv, web_settings))
+        commands.append(("web", port, argv, {**web_settings, "METRICS_PORT": str(free_port())}))
     if worker:
         commands += [("worker", 0, [sys.executable, "manage.py", worker], {})] * workers
     return commands
@@ -186,7 +209,9 @@ def start_servers(
                     argv, cwd=code, env=_server_env({**env, **own}), stdout=handle,
                     stderr=subprocess.STDOUT,
                 )
-            server = Server(kind, f"http://127.0.0.1:{port}" if port else "", process, log)
+            metrics = own.get("METRICS_PORT")
+            server = Server(kind, f"http://127.0.0.1:{port}" if port else "", process, log,
+                            f"http://127.0.0.1:{metrics}/metrics" if metrics else "")
             servers.append(server)
             if port:
                 _wait_for_port(port, process)
@@ -276,7 +301,10 @@ class Viewer:
 
     def __init__(self, bench: Bench, table: Table, role: str, server: int) -> None:
         self.bench, self.table, self.role, self.server = bench, table, role, server
-        self.cookies: dict[str, str] = {}
+        self.cookies: dict[str, str] = {}  # this person's cookie jar
+        self.page = ""  # the address of the page this person has open
+        # --client browser: this person's own connections (a browser keeps up to six to a site)
+        self.session: aiohttp.ClientSession | None = None
         self.server_timing = ""  # its last answer's Server-Timing header
         self.version = -1
         self.seen: dict[int, float] = {}
@@ -328,19 +356,44 @@ class Viewer:
     async def request(
         self, method: str, path: str, data: dict | None = None, htmx: bool = False
     ) -> tuple[int, str, str]:
+        browser = self.bench.args.client == "browser"
+        await self.open_session()
         headers = {"Origin": self.base}
+        if browser:  # what Chromium sends with a page's GET or htmx's POST
+            headers.update(BROWSER_HEADERS)
+            headers["Accept"] = "*/*" if htmx else PAGE_ACCEPT
+            if self.page:
+                headers["Referer"] = self.base + self.page
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body: object = data
         if method == "POST":
             token = self.cookies.get("csrftoken", "")
             data = {**(data or {}), "csrfmiddlewaretoken": token}
+            body = data
             if htmx:
                 headers.update({"HX-Request": "true", "X-CSRFToken": token})
-        async with self.bench.http.request(
-            method, self.base + path, data=data, headers=headers, allow_redirects=False
+                if browser and self.page:
+                    headers["HX-Current-URL"] = self.base + self.page
+            if browser:  # the body leaves after its headers, in a write of its own
+                encoded = urlencode(data).encode()
+                headers["Content-Type"] = "application/x-www-form-urlencoded"
+                headers["Content-Length"] = str(len(encoded))
+                gap = self.bench.args.body_gap
+                if random.random() < self.bench.args.late_bodies:
+                    gap = self.bench.args.late_body_gap  # its packet lost, sent again
+                body = body_after_headers(encoded, gap)
+        http = self.session if browser else self.bench.http
+        async with http.request(
+            method, self.base + path, data=body, headers=headers, allow_redirects=False
         ) as response:
             body = await response.text()
             self.server_timing = response.headers.get("Server-Timing", "")
+            if method == "GET" and response.status == 200 and not htmx:
+                self.page = path  # the page this person is on (Referer, HX-Current-URL)
+            wait = WAIT_TIMING_RE.search(self.server_timing)
+            if wait:
+                self.bench.waits.append((time.monotonic(), float(wait.group(1)) / 1000))
             for name, morsel in response.cookies.items():
                 self.cookies[name] = morsel.value
             return response.status, body, response.headers.get("Location", "")
@@ -360,7 +413,8 @@ class Viewer:
             clean = False
             try:
                 async with self.bench.sockets.ws_connect(
-                    url, headers=headers, max_msg_size=0, autoping=True
+                    url, headers={**self.socket_headers(), **headers}, max_msg_size=0,
+                    autoping=True,
                 ) as socket:
                     self.socket = socket
                     self.opens += 1
@@ -391,6 +445,27 @@ class Viewer:
             wait = FIRST_RETRY if retries == 0 else 2 ** min(retries, 6)
             await asyncio.sleep(random.random() * wait)
             retries += 1
+
+    def socket_headers(self) -> dict[str, str]:
+        """What a browser's websocket handshake carries besides the cookies and Origin."""
+        if self.bench.args.client != "browser":
+            return {}
+        return {"User-Agent": BROWSER_HEADERS["User-Agent"],
+                "Accept-Encoding": BROWSER_HEADERS["Accept-Encoding"],
+                "Accept-Language": BROWSER_HEADERS["Accept-Language"]}
+
+    async def open_session(self) -> None:
+        """--client browser: this person's connections, kept alive between requests."""
+        if self.bench.args.client == "browser" and self.session is None:
+            self.session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=6), cookie_jar=aiohttp.DummyCookieJar(),
+                timeout=aiohttp.ClientTimeout(total=30),
+            )
+
+    async def close_session(self) -> None:
+        if self.session is not None:
+            await self.session.close()
+            self.session = None
 
     def pause_reading(self, seconds: float) -> None:
         """Stop reading the socket (the kernel buffers fill, then the server's)."""
@@ -441,6 +516,7 @@ class Bench:
         self.duplicate_outcomes: Counter = Counter()
         self.refusals: Counter = Counter()  # (what, status, the notice's text)
         self.loop_lag: list[tuple[float, float]] = []
+        self.waits: list[tuple[float, float]] = []  # (when, a request's wait for a thread)
         self.cpu_last: dict[int, int] = {}
         self.cpu_sampled: tuple[float, int] | None = None  # (when, the servers' ticks)
         self.cpu_shares: list[tuple[float, float]] = []  # (when, share of a core since)
@@ -453,6 +529,8 @@ class Bench:
         self.redis_targets: dict[int, int] = {}
         self.rss_start = self.rss_end = float("nan")
         self.cpu_per_move = float("nan")
+        self.busy0: float | None = None
+        self.busy1: float | None = None
 
     # -- set-up through the real HTTP flow --
 
@@ -488,7 +566,7 @@ class Bench:
             table.players.append(guest)
         for number in range(args.spectators):
             spectator = self.viewer(table, "spectator", 2 + number)
-            if number == 0:
+            if number == 0 or args.client == "browser":  # each browser loads its page
                 await spectator.request("GET", page)
             else:  # a watcher's cookies prove nothing: the first one's serve (set-up time)
                 spectator.cookies = dict(table.viewers[2].cookies)
@@ -742,6 +820,7 @@ class Bench:
                 drivers = [asyncio.create_task(self.drive(t, start)) for t in self.tables]
             await asyncio.sleep(args.warmup)
             self.cpu0, self.shared0 = self.server_cpu(), shared_ticks()
+            self.busy0 = await self.threads_busy()
             client0 = resource.getrusage(resource.RUSAGE_SELF)
             if args.scenario == "robots":
                 await asyncio.sleep(max(0.0, self.window[1] - time.monotonic()))
@@ -777,6 +856,7 @@ class Bench:
         tasks = [v.task for v in self.pages() if v.task is not None]
         if tasks:
             await asyncio.wait(tasks, timeout=60)
+        await asyncio.gather(*(v.close_session() for v in self.pages()))
 
     async def storm(self, label: str) -> None:
         """Every page opens its socket at the same moment (a restart, a deploy): the time
@@ -924,8 +1004,27 @@ class Bench:
               f"{cpu_ms / (time.monotonic() - began) / 10:.1f}% of one core "
               f"over {self.args.idle_seconds:g} s")
 
+    async def threads_busy(self) -> float | None:
+        """The web processes' request threads' busy seconds so far, all added (their
+        metrics, config.request_thread); None where a server does not count them."""
+        total = 0.0
+        for server in self.web:
+            if not server.metrics:
+                return None
+            try:
+                async with self.http.get(server.metrics) as response:
+                    text = await response.text()
+            except (TimeoutError, aiohttp.ClientError):
+                return None
+            found = BUSY_RE.search(text)
+            if not found:
+                return None
+            total += float(found.group(1))
+        return total
+
     async def _cpu_at(self, at: float) -> None:
         await asyncio.sleep(max(0.0, at - time.monotonic()))
+        self.busy1 = await self.threads_busy()
         self.cpu1, self.shared1 = self.server_cpu(), shared_ticks()
 
 
@@ -1101,6 +1200,12 @@ def report(bench: Bench, db_env: dict[str, str]) -> None:
         stalls = sum(t.stalls for t in bench.tables)
         if stalls:
             print(f"tables that waited {STALL:g} s for a push and reloaded: {stalls}")
+    waits = [x for at, x in bench.waits if w0 <= at <= w1]
+    if waits:
+        print(f"a request, whole, waiting for a request thread (its Server-Timing): {ms(waits)}")
+    if bench.busy0 is not None and bench.busy1 is not None:
+        print(f"request threads busy: {(bench.busy1 - bench.busy0) / seconds * 100:.0f}% of "
+              "one thread's time (all processes' threads added)")
     cpu_ms = (bench.cpu1 - bench.cpu0) / CLOCK_TICK * 1000
     bench.cpu_per_move = cpu_ms / max(applied, 1)
     pages = len(bench.pages())
@@ -1205,6 +1310,26 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
     parser.add_argument("--duration", type=float, default=30, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5, help="seconds before measuring")
+    parser.add_argument(
+        "--client", choices=["browser", "bare"], default="browser",
+        help="browser: each person with their own connections, cookie jar and a browser's "
+        "headers (gzip, htmx's, Referer), each POST's body in a write after its headers; bare: "
+        "one pool of connections for everyone, the body in the headers' write",
+    )
+    parser.add_argument(
+        "--as-run", action="store_true",
+        help="serve as scripts/run.sh does (`make run`): its settings' defaults, DEBUG on and "
+        "INFO logs, instead of DEBUG off and warnings only",
+    )
+    parser.add_argument("--body-gap", type=float, default=0.0,
+                        help="seconds between a POST's headers and its body (--client browser)")
+    parser.add_argument(
+        "--late-bodies", type=float, default=0.0,
+        help="the share of POSTs whose body comes --late-body-gap s after its headers (a phone "
+        "whose body's packet was lost and sent again; --client browser)",
+    )
+    parser.add_argument("--late-body-gap", type=float, default=0.2,
+                        help="seconds (Linux's least retransmission timeout: 0.2)")
     parser.add_argument("--scenario", choices=["people", "robots", "duplicates"],
                         default="people")
     parser.add_argument("--fault", choices=["none", "kill", "redis", "slow-reader"],
@@ -1249,6 +1374,9 @@ def main() -> None:
         "SECURE_COOKIES": "0", "LOG_LEVEL": "WARNING", "ROBOT_DELAY": str(args.robot_delay),
         "CHANNEL_PREFIX": f"load{uuid.uuid4().hex[:8]}",
     }
+    if args.as_run:  # scripts/run.sh sets none of these: the settings' defaults
+        for name in ("DEBUG", "SECURE_COOKIES", "LOG_LEVEL"):
+            env.pop(name)
     if args.mode == "multi":
         os.environ.setdefault("DATABASE_URL", POSTGRES_URL)
         if not os.environ["DATABASE_URL"].startswith("postgres"):

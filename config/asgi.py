@@ -20,7 +20,10 @@ django_wsgi = get_wsgi_application()
 
 from django.conf import settings  # noqa: E402
 
-django_app = WSGIMiddleware(django_wsgi, workers=settings.REQUEST_THREADS)
+from config.request_thread import loop_lateness_watch, timed  # noqa: E402
+
+# Each request's wait for a thread and the threads' busy time are measured (config.request_thread).
+django_app = WSGIMiddleware(timed(django_wsgi), workers=settings.REQUEST_THREADS)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
@@ -69,7 +72,9 @@ router = Health(ProtocolTypeRouter(
 
 async def application(scope, receive, send):
     # Pushes made by request threads are handed to this loop (tables.live.broadcast).
-    server_loop_bind(asyncio.get_running_loop())
+    loop = asyncio.get_running_loop()
+    server_loop_bind(loop)
+    loop_lateness_watch(loop)  # the event loop's lateness, in the metrics
     return await router(scope, receive, send)
 
 

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
+
+from config.request_thread import whole_at
 
 BODY_TIMEOUT = float(os.environ.get("REQUEST_BODY_TIMEOUT", "10"))  # seconds
 # Django refuses a form over DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB) itself; this only bounds
@@ -94,6 +97,7 @@ class WholeBody:
         except _Gone:
             return None  # the client left before its request was whole: nobody to answer
 
+        whole_at.set(time.monotonic())  # a request thread's wait starts (config.request_thread)
         given = False
 
         async def whole() -> dict:

@@ -45,6 +45,24 @@ ROBOT_LAG = Histogram(
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0),
 )
 
+# Where a stall shows (config/request_thread.py): a request waiting, whole, for a request
+# thread; the threads' busy time; the event loop late for what it was asked to do.
+REQUEST_WAIT = Histogram(
+    "ocholoco_request_wait_seconds",
+    "A request, its body whole, waiting for a request thread to take it.",
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+REQUEST_THREADS_BUSY = Counter(
+    "ocholoco_request_threads_busy_seconds",
+    "Time the request threads spent on requests (from taking one to its answer's last byte "
+    "handed to the event loop), all threads added.",
+)
+EVENT_LOOP_LAG = Histogram(
+    "ocholoco_event_loop_lag_seconds",
+    "How late the event loop (sockets, pushes, bodies) woke a timer: a busy or blocked loop.",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+
 SOCKETS_OPEN = Gauge("ocholoco_sockets_open", "Table page sockets open in this process.")
 
 # Why a post was refused: a small fixed set (TableError.reason, where it is raised).

@@ -1,0 +1,89 @@
+"""Where a stall shows: how long a whole request waited for a request thread, how busy the
+request threads are, and how late the event loop is (tables.metrics; docs/operating.md,
+"Metrics").
+
+`config.whole_body` notes when a request's body is whole (`whole_at`, a context variable: the
+request thread runs in a copy of the event loop task's context); `timed` wraps the WSGI
+application the threads run, so the wait is measured when a thread takes the request, and it
+is also said in the answer's `Server-Timing` (`wait;dur=`, ms) for a client to read beside
+its own times. A thread is counted busy from taking a request until its answer's last byte is
+handed to the loop (the WSGI iterable's `close()`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
+
+from tables.metrics import EVENT_LOOP_LAG, REQUEST_THREADS_BUSY, REQUEST_WAIT
+
+whole_at: ContextVar[float | None] = ContextVar("whole_at", default=None)
+
+LOOP_TICK = 0.25  # seconds between two looks at the event loop's lateness
+
+
+class _Answer:
+    """The WSGI answer, iterated as it is; its `close()` ends the thread's busy time."""
+
+    def __init__(self, inner: Iterable[bytes], began: float) -> None:
+        self.inner = inner
+        self.began = began
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.inner)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.inner, "close", None)
+            if close is not None:
+                close()
+        finally:
+            REQUEST_THREADS_BUSY.inc(time.monotonic() - self.began)
+
+
+def timed(app: Callable) -> Callable:
+    """The WSGI application `app`, with each request's wait and its thread's time measured."""
+
+    def application(environ: dict, start_response: Callable) -> _Answer:
+        began = time.monotonic()
+        arrived = whole_at.get()
+        wait = max(0.0, began - arrived) if arrived is not None else 0.0
+        REQUEST_WAIT.observe(wait)
+        timing = f"wait;dur={wait * 1000:.1f}"
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info=None):
+            for index, (name, value) in enumerate(headers):
+                if name.lower() == "server-timing":
+                    headers[index] = (name, f"{value}, {timing}")
+                    break
+            else:
+                headers.append(("Server-Timing", timing))
+            return start_response(status, headers, exc_info)
+
+        try:
+            return _Answer(app(environ, start), began)
+        except BaseException:
+            REQUEST_THREADS_BUSY.inc(time.monotonic() - began)
+            raise
+
+    return application
+
+
+_watched: set[int] = set()
+
+
+def loop_lateness_watch(loop: asyncio.AbstractEventLoop) -> None:
+    """Once per event loop: a timer every LOOP_TICK s that records how late it woke."""
+    if id(loop) in _watched:
+        return
+    _watched.add(id(loop))
+
+    def tick(due: float) -> None:
+        now = loop.time()
+        EVENT_LOOP_LAG.observe(max(0.0, now - due))
+        loop.call_at(now + LOOP_TICK, tick, now + LOOP_TICK)
+
+    start = loop.time() + LOOP_TICK
+    loop.call_at(start, tick, start)
