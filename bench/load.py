@@ -185,7 +185,7 @@ def _children(pid: int) -> list[int]:
 
 @contextlib.contextmanager
 def start_servers(
-    mode: str, processes: int, workers: int, env: dict[str, str], profile: bool = False,
+    mode: str, processes: int, workers: int, env: dict[str, str], profile: str = "",
     code: Path = ROOT, server: str = "",
 ) -> Iterator[list[Server]]:
     """Start the run's processes (see `server_commands`) with `env`, from the checkout `code`;
@@ -193,7 +193,7 @@ def start_servers(
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     if profile and not Path(spy).exists():
         print("--profile: py-spy is not installed; running without it")
-        profile = False
+        profile = ""
     stamp = time.strftime("%H%M%S")
     servers: list[Server] = []
     try:
@@ -201,8 +201,12 @@ def start_servers(
         for index, (kind, port, argv, own) in enumerate(commands):
             log = Path(tempfile.gettempdir()) / f"ocholoco-load-{stamp}-{kind}{index}.log"
             if profile:
-                out = Path(tempfile.gettempdir()) / f"ocholoco-load-{stamp}-{kind}{index}.svg"
-                argv = [spy, "record", "--nonblocking", "-o", str(out), "--", *argv]
+                # speedscope keeps each thread's samples in time order: what ran when.
+                suffix = "json" if profile == "speedscope" else "svg"
+                out = Path(tempfile.gettempdir()) / f"ocholoco-load-{stamp}-{kind}{index}.{suffix}"
+                argv = [spy, "record", "--nonblocking", "--idle", "--threads", "--format",
+                        profile if profile == "speedscope" else "flamegraph",
+                        "-o", str(out), "--", *argv]
                 print(f"profile of {kind} {index}: {out}")
             with log.open("wb") as handle:
                 process = subprocess.Popen(
@@ -511,6 +515,7 @@ class Bench:
         self.http: aiohttp.ClientSession
         self.sockets: aiohttp.ClientSession  # the pages' websockets
         self.tables: list[Table] = []
+        self.quiet: list[Table] = []  # --idle-tables: their pages open, nobody moves
         self.moves: list[Move] = []
         self.statuses: Counter = Counter()  # (what, status) of every POST
         self.duplicate_outcomes: Counter = Counter()
@@ -794,6 +799,7 @@ class Bench:
                 await self.churn()
                 return
             self.tables = [Table(i) for i in range(args.tables)]
+            self.quiet = [Table(args.tables + i) for i in range(args.idle_tables)]
             started = time.monotonic()
             limit = asyncio.Semaphore(8)
 
@@ -801,8 +807,11 @@ class Bench:
                 async with limit:
                     await self.set_up(table)
 
-            await asyncio.gather(*(set_up(t) for t in self.tables))
-            print(f"{args.tables} tables set up in {time.monotonic() - started:.1f} s")
+            await asyncio.gather(*(set_up(t) for t in self.tables + self.quiet))
+            print(f"{args.tables} tables set up in {time.monotonic() - started:.1f} s"
+                  + (f", and {len(self.quiet)} where nobody moves, "
+                     f"{sum(len(t.viewers) for t in self.quiet)} pages open on them"
+                     if self.quiet else ""))
             if args.idle:
                 await self.idle()
             # This client stands for thousands of browsers in one process: its collector's
@@ -842,7 +851,7 @@ class Bench:
             await self.close_all()
 
     def pages(self) -> list[Viewer]:
-        return [v for t in self.tables for v in t.viewers]
+        return [v for t in self.tables + self.quiet for v in t.viewers]
 
     def server_rss(self) -> float:
         return sum(rss_mb(s.pid) for s in self.web)
@@ -1338,11 +1347,21 @@ def main() -> None:
     parser.add_argument("--robot-level", choices=["facil", "normal", "dificil"],
                         default="dificil")
     parser.add_argument("--robot-delay", type=float, default=1.0)
-    parser.add_argument("--profile", action="store_true", help="py-spy record each server")
+    parser.add_argument(
+        "--profile", nargs="?", const="flamegraph", default="",
+        choices=["flamegraph", "speedscope"],
+        help="py-spy record each server, every thread, waiting ones too (speedscope: each "
+        "thread's samples in time order, to see what ran during a slow second)",
+    )
     parser.add_argument("--idle", action="store_true",
                         help="open every page at once after setting the tables up: memory per "
                         "open page, CPU idle, then the moves (use --total-rate)")
     parser.add_argument("--idle-seconds", type=float, default=10)
+    parser.add_argument(
+        "--idle-tables", type=int, default=0,
+        help="tables set up beside the busy ones, their pages open (2 players + --spectators "
+        "each), where nobody moves",
+    )
     parser.add_argument("--total-rate", type=float, default=0,
                         help="moves per second in all, spread over the tables (sets --rate)")
     parser.add_argument("--storm", action="store_true",
