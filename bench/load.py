@@ -128,6 +128,7 @@ WORKER_COMMANDS = ("tasks_worker", "run_workers", "db_worker")  # the first one 
 VIEW_TIMING_RE = re.compile(r"view;dur=([0-9.]+)")
 WAIT_TIMING_RE = re.compile(r"wait;dur=([0-9.]+)")
 BUSY_RE = re.compile(r"^ocholoco_request_threads_busy_seconds_total ([0-9.e+-]+)$", re.M)
+THREAD_CPU_RE = re.compile(r"^ocholoco_request_threads_cpu_seconds_total ([0-9.e+-]+)$", re.M)
 
 # --client browser: what Chromium sends, besides the cookies, Origin and htmx's own headers.
 BROWSER_HEADERS = {
@@ -534,8 +535,8 @@ class Bench:
         self.redis_targets: dict[int, int] = {}
         self.rss_start = self.rss_end = float("nan")
         self.cpu_per_move = float("nan")
-        self.busy0: float | None = None
-        self.busy1: float | None = None
+        self.busy0: tuple[float, float] | None = None
+        self.busy1: tuple[float, float] | None = None
 
     # -- set-up through the real HTTP flow --
 
@@ -1013,10 +1014,10 @@ class Bench:
               f"{cpu_ms / (time.monotonic() - began) / 10:.1f}% of one core "
               f"over {self.args.idle_seconds:g} s")
 
-    async def threads_busy(self) -> float | None:
-        """The web processes' request threads' busy seconds so far, all added (their
-        metrics, config.request_thread); None where a server does not count them."""
-        total = 0.0
+    async def threads_busy(self) -> tuple[float, float] | None:
+        """The web processes' request threads' busy seconds so far, and their CPU seconds, all
+        added (their metrics, config.request_thread); None where a server does not count them."""
+        total = cpu = 0.0
         for server in self.web:
             if not server.metrics:
                 return None
@@ -1025,11 +1026,12 @@ class Bench:
                     text = await response.text()
             except (TimeoutError, aiohttp.ClientError):
                 return None
-            found = BUSY_RE.search(text)
+            found, on_cpu = BUSY_RE.search(text), THREAD_CPU_RE.search(text)
             if not found:
                 return None
             total += float(found.group(1))
-        return total
+            cpu += float(on_cpu.group(1)) if on_cpu else float("nan")
+        return total, cpu
 
     async def _cpu_at(self, at: float) -> None:
         await asyncio.sleep(max(0.0, at - time.monotonic()))
@@ -1213,8 +1215,10 @@ def report(bench: Bench, db_env: dict[str, str]) -> None:
     if waits:
         print(f"a request, whole, waiting for a request thread (its Server-Timing): {ms(waits)}")
     if bench.busy0 is not None and bench.busy1 is not None:
-        print(f"request threads busy: {(bench.busy1 - bench.busy0) / seconds * 100:.0f}% of "
-              "one thread's time (all processes' threads added)")
+        busy = (bench.busy1[0] - bench.busy0[0]) / seconds * 100
+        cpu = (bench.busy1[1] - bench.busy0[1]) / seconds * 100
+        print(f"request threads busy: {busy:.0f}% of one thread's time, {cpu:.0f}% on the CPU, "
+              f"{busy - cpu:.0f}% waiting (all processes' threads added)")
     cpu_ms = (bench.cpu1 - bench.cpu0) / CLOCK_TICK * 1000
     bench.cpu_per_move = cpu_ms / max(applied, 1)
     pages = len(bench.pages())

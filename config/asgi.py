@@ -21,16 +21,17 @@ django_wsgi = get_wsgi_application()
 from django.conf import settings  # noqa: E402
 
 from config.request_thread import loop_lateness_watch, timed  # noqa: E402
+from config.whole_body import WholeBody, body_given  # noqa: E402
 
-# Each request's wait for a thread and the threads' busy time are measured (config.request_thread).
-django_app = WSGIMiddleware(timed(django_wsgi), workers=settings.REQUEST_THREADS)
+# Each request's wait for a thread and the threads' busy time are measured (config.request_thread);
+# Django reads the body config.whole_body read, from memory.
+django_app = WSGIMiddleware(timed(body_given(django_wsgi)), workers=settings.REQUEST_THREADS)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware  # noqa: E402
 
 from config.health import Health  # noqa: E402
-from config.whole_body import WholeBody  # noqa: E402
 from tables.changes.workers import workers_start_in_process, workers_stop  # noqa: E402
 from tables.live.broadcast import server_loop_bind  # noqa: E402
 from tables.live.drain import drain_hook_register  # noqa: E402

@@ -2,12 +2,13 @@
 request threads are, and how late the event loop is (tables.metrics; docs/operating.md,
 "Metrics").
 
-`config.whole_body` notes when a request's body is whole (`whole_at`, a context variable: the
+`config.whole_body` notes when a request's body is whole (`whole`, a context variable: the
 request thread runs in a copy of the event loop task's context); `timed` wraps the WSGI
 application the threads run, so the wait is measured when a thread takes the request, and it
 is also said in the answer's `Server-Timing` (`wait;dur=`, ms) for a client to read beside
 its own times. A thread is counted busy from taking a request until its answer's last byte is
-handed to the loop (the WSGI iterable's `close()`).
+handed to the loop (the WSGI iterable's `close()`), and its CPU time over the same span is
+counted apart: the difference is what it spent waiting.
 """
 
 from __future__ import annotations
@@ -15,11 +16,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextvars import ContextVar
 
-from tables.metrics import EVENT_LOOP_LAG, REQUEST_THREADS_BUSY, REQUEST_WAIT
-
-whole_at: ContextVar[float | None] = ContextVar("whole_at", default=None)
+from config.whole_body import whole
+from tables.metrics import EVENT_LOOP_LAG, REQUEST_THREADS_BUSY, REQUEST_THREADS_CPU, REQUEST_WAIT
 
 LOOP_TICK = 0.25  # seconds between two looks at the event loop's lateness
 
@@ -27,9 +26,10 @@ LOOP_TICK = 0.25  # seconds between two looks at the event loop's lateness
 class _Answer:
     """The WSGI answer, iterated as it is; its `close()` ends the thread's busy time."""
 
-    def __init__(self, inner: Iterable[bytes], began: float) -> None:
+    def __init__(self, inner: Iterable[bytes], began: float, cpu: float) -> None:
         self.inner = inner
         self.began = began
+        self.cpu = cpu
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self.inner)
@@ -41,15 +41,16 @@ class _Answer:
                 close()
         finally:
             REQUEST_THREADS_BUSY.inc(time.monotonic() - self.began)
+            REQUEST_THREADS_CPU.inc(time.thread_time() - self.cpu)
 
 
 def timed(app: Callable) -> Callable:
     """The WSGI application `app`, with each request's wait and its thread's time measured."""
 
     def application(environ: dict, start_response: Callable) -> _Answer:
-        began = time.monotonic()
-        arrived = whole_at.get()
-        wait = max(0.0, began - arrived) if arrived is not None else 0.0
+        began, cpu = time.monotonic(), time.thread_time()
+        read = whole.get()
+        wait = max(0.0, began - read[0]) if read is not None else 0.0
         REQUEST_WAIT.observe(wait)
         timing = f"wait;dur={wait * 1000:.1f}"
 
@@ -63,9 +64,10 @@ def timed(app: Callable) -> Callable:
             return start_response(status, headers, exc_info)
 
         try:
-            return _Answer(app(environ, start), began)
+            return _Answer(app(environ, start), began, cpu)
         except BaseException:
             REQUEST_THREADS_BUSY.inc(time.monotonic() - began)
+            REQUEST_THREADS_CPU.inc(time.thread_time() - cpu)
             raise
 
     return application

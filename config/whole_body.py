@@ -14,15 +14,20 @@ nothing is applied. Behind nginx (which buffers bodies itself) this changes noth
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import time
-
-from config.request_thread import whole_at
+from collections.abc import Callable
+from contextvars import ContextVar
 
 BODY_TIMEOUT = float(os.environ.get("REQUEST_BODY_TIMEOUT", "10"))  # seconds
 # Django refuses a form over DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB) itself; this only bounds
 # what a process holds for one request before Django sees it.
 BODY_LIMIT = int(os.environ.get("REQUEST_BODY_LIMIT", str(4 * 1024 * 1024)))  # bytes
+
+# The request's body once whole, and when it was: set in the event loop's task, read in the
+# request thread (a2wsgi runs the application in a copy of that task's context).
+whole: ContextVar[tuple[float, bytes] | None] = ContextVar("whole", default=None)
 
 TOO_SLOW = "La petición tardó demasiado en llegar. Vuelve a intentarlo.".encode()
 TOO_LARGE = "La petición es demasiado grande.".encode()
@@ -97,14 +102,28 @@ class WholeBody:
         except _Gone:
             return None  # the client left before its request was whole: nobody to answer
 
-        whole_at.set(time.monotonic())  # a request thread's wait starts (config.request_thread)
+        whole.set((time.monotonic(), body))  # a request thread's wait starts now
         given = False
 
-        async def whole() -> dict:
+        async def received() -> dict:
             nonlocal given
             if not given:
                 given = True
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()  # after the body: the client's disconnect
 
-        return await self.inner(scope, whole, send)
+        return await self.inner(scope, received, send)
+
+
+def body_given(app: Callable) -> Callable:
+    """The WSGI application `app`, reading the body `WholeBody` read (from memory, in the
+    request thread) instead of asking the event loop for it again: a request thread that
+    waits on the loop waits for everything the loop is doing."""
+
+    def application(environ: dict, start_response: Callable):
+        read = whole.get()
+        if read is not None:
+            environ["wsgi.input"] = io.BytesIO(read[1])
+        return app(environ, start_response)
+
+    return application

@@ -57,6 +57,11 @@ REQUEST_THREADS_BUSY = Counter(
     "Time the request threads spent on requests (from taking one to its answer's last byte "
     "handed to the event loop), all threads added.",
 )
+REQUEST_THREADS_CPU = Counter(
+    "ocholoco_request_threads_cpu_seconds",
+    "CPU time the request threads spent on requests, all threads added: the rest of their busy "
+    "time they waited (for the event loop's hand-overs, for the interpreter, for a lock).",
+)
 EVENT_LOOP_LAG = Histogram(
     "ocholoco_event_loop_lag_seconds",
     "How late the event loop (sockets, pushes, bodies) woke a timer: a busy or blocked loop.",

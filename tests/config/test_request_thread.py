@@ -11,7 +11,8 @@ import urllib.request
 
 from prometheus_client import REGISTRY
 
-from config.request_thread import timed, whole_at
+from config.request_thread import timed
+from config.whole_body import whole
 from tests.config.test_metrics import WAIT, _get
 from tests.live import free_port, live_servers
 
@@ -40,11 +41,11 @@ def test_the_wait_from_a_whole_body_to_a_thread_is_observed_and_said_in_server_t
     within_25ms = REGISTRY.get_sample_value(
         "ocholoco_request_wait_seconds_bucket", {"le": "0.025"}
     )
-    token = whole_at.set(time.monotonic() - 0.05)  # whole 50 ms before a thread took it
+    token = whole.set((time.monotonic() - 0.05, b""))  # whole 50 ms before a thread took it
     try:
         headers, body = _answer(timed(app), {})
     finally:
-        whole_at.reset(token)
+        whole.reset(token)
     assert body == [b"ok"]
     timing = dict(headers)["Server-Timing"]
     assert timing.startswith("view;dur=1.0, wait;dur="), timing  # the view's own kept first
@@ -56,7 +57,7 @@ def test_the_wait_from_a_whole_body_to_a_thread_is_observed_and_said_in_server_t
     ) == within_25ms
 
 
-def test_a_thread_is_busy_until_its_answers_last_byte_and_an_answer_without_timing_gets_one():
+def test_a_thread_is_busy_until_its_answers_last_byte_its_cpu_apart_and_timing_is_added():
     def app(environ, start_response):
         start_response("200 OK", [("Content-Type", "text/plain")])
 
@@ -68,10 +69,14 @@ def test_a_thread_is_busy_until_its_answers_last_byte_and_an_answer_without_timi
         return body()
 
     busy = sample("ocholoco_request_threads_busy_seconds_total")
+    cpu = sample("ocholoco_request_threads_cpu_seconds_total")
     headers, body = _answer(timed(app), {})
     assert body == [b"a", b"b"]
     assert "wait;dur=" in dict(headers)["Server-Timing"]
-    assert sample("ocholoco_request_threads_busy_seconds_total") - busy >= 0.05
+    busy = sample("ocholoco_request_threads_busy_seconds_total") - busy
+    assert busy >= 0.05
+    # The sleep was busy time off the CPU: counted in one, not the other.
+    assert 0 < sample("ocholoco_request_threads_cpu_seconds_total") - cpu < busy - 0.04
 
 
 def test_a_process_serves_the_wait_the_busy_time_and_the_loops_lateness():
