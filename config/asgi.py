@@ -1,8 +1,9 @@
 """ASGI entry point: pages and posts through Django, the table's websocket through Channels.
 
-`config.server` says which server runs it. Pages and posts go to Django's WSGI handler, run by
-a2wsgi in a pool of `REQUEST_THREADS` threads kept for the process's life, so a request runs
-start to end in one thread with its database connection (why: docs/architecture.md). The
+`config.server` says which server runs it. Pages and posts go to Django's WSGI handler, run in
+a pool of `REQUEST_THREADS` threads kept for the process's life (`config.wsgi_threads`), so a
+request runs start to end in one thread with its database connection, and the thread never
+waits for the event loop (why: docs/architecture.md). The
 embedded default also runs its `TASK_WORKERS` task-worker threads here (`tables.changes.workers`),
 and with METRICS_PORT set the process serves its metrics on that port (`tables.metrics`).
 """
@@ -12,7 +13,6 @@ import gc
 import os
 from importlib import import_module
 
-from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -21,11 +21,12 @@ django_wsgi = get_wsgi_application()
 from django.conf import settings  # noqa: E402
 
 from config.request_thread import loop_lateness_watch, timed  # noqa: E402
-from config.whole_body import WholeBody, body_given  # noqa: E402
+from config.whole_body import WholeBody  # noqa: E402
+from config.wsgi_threads import WSGIThreads  # noqa: E402
 
-# Each request's wait for a thread and the threads' busy time are measured (config.request_thread);
-# Django reads the body config.whole_body read, from memory.
-django_app = WSGIMiddleware(timed(body_given(django_wsgi)), workers=settings.REQUEST_THREADS)
+# Django in REQUEST_THREADS threads that never wait for the event loop (config.wsgi_threads),
+# each request's wait for a thread and the threads' busy time measured (config.request_thread).
+django_app = WSGIThreads(timed(django_wsgi), workers=settings.REQUEST_THREADS)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

@@ -1,7 +1,7 @@
 """A request reaches a request thread only once its body is whole.
 
-a2wsgi hands a request to a request thread as soon as its headers are in, and that thread
-then waits on the loop for each piece of the body. On the embedded default there is one
+Before, a2wsgi handed a request to a request thread as soon as its headers were in, and that
+thread then waited on the loop for each piece of the body. On the embedded default there is one
 request thread: a client that sends a POST's headers and holds its body back (a phone on a
 bad network, or anyone on purpose) stopped every other page and move until it sent it.
 
@@ -14,10 +14,8 @@ nothing is applied. Behind nginx (which buffers bodies itself) this changes noth
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import time
-from collections.abc import Callable
 from contextvars import ContextVar
 
 BODY_TIMEOUT = float(os.environ.get("REQUEST_BODY_TIMEOUT", "10"))  # seconds
@@ -25,8 +23,9 @@ BODY_TIMEOUT = float(os.environ.get("REQUEST_BODY_TIMEOUT", "10"))  # seconds
 # what a process holds for one request before Django sees it.
 BODY_LIMIT = int(os.environ.get("REQUEST_BODY_LIMIT", str(4 * 1024 * 1024)))  # bytes
 
-# The request's body once whole, and when it was: set in the event loop's task, read in the
-# request thread (a2wsgi runs the application in a copy of that task's context).
+# The request's body once whole, and when it was: set in the event loop's task, read by
+# config.wsgi_threads (the environ's body) and in the request thread (config.request_thread: the
+# thread runs in a copy of that task's context).
 whole: ContextVar[tuple[float, bytes] | None] = ContextVar("whole", default=None)
 
 TOO_SLOW = "La petición tardó demasiado en llegar. Vuelve a intentarlo.".encode()
@@ -114,16 +113,3 @@ class WholeBody:
 
         return await self.inner(scope, received, send)
 
-
-def body_given(app: Callable) -> Callable:
-    """The WSGI application `app`, reading the body `WholeBody` read (from memory, in the
-    request thread) instead of asking the event loop for it again: a request thread that
-    waits on the loop waits for everything the loop is doing."""
-
-    def application(environ: dict, start_response: Callable):
-        read = whole.get()
-        if read is not None:
-            environ["wsgi.input"] = io.BytesIO(read[1])
-        return app(environ, start_response)
-
-    return application

@@ -10,9 +10,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from a2wsgi import WSGIMiddleware
 
 from config import server
+from config.wsgi_threads import WSGIThreads
 from tests.live import ROOT, _server_env, _wait_for_port, free_port, fresh_database, run_async
 
 WAIT = 30  # seconds at most for what must happen (a busy machine never trips it)
@@ -39,9 +39,9 @@ def _asgi_get(app, path: str = "/", headers: list | None = None) -> tuple[int, b
     return sent[0]["status"], body
 
 
-def test_a2wsgi_runs_every_request_in_a_thread_of_its_pool_kept_for_the_next():
-    """config.asgi: Django runs in a2wsgi's threads, which live on (so do their database
-    connections)."""
+def test_every_request_runs_in_a_request_thread_kept_for_the_next():
+    """config.wsgi_threads: Django runs in the pool's threads, which live on (so do their
+    database connections), the environ built by a2wsgi's public `build_environ`."""
     threads = []
 
     def wsgi(environ, start_response):
@@ -49,10 +49,97 @@ def test_a2wsgi_runs_every_request_in_a_thread_of_its_pool_kept_for_the_next():
         start_response("200 OK", [("Content-Type", "text/plain")])
         return [environ["PATH_INFO"].encode()]
 
-    app = WSGIMiddleware(wsgi, workers=1)
+    app = WSGIThreads(wsgi, workers=1)
     answers = [_asgi_get(app, f"/{n}") for n in range(3)]
     assert answers == [(200, b"/0"), (200, b"/1"), (200, b"/2")]
     assert len(set(threads)) == 1 and threads[0] != threading.get_ident()
+
+
+def test_a_request_thread_never_waits_for_the_client_to_take_its_answer():
+    """config.wsgi_threads: while the first answer cannot be sent (a slow client, a busy
+    loop), the one thread has already served the second request."""
+    served: list[str] = []
+
+    def wsgi(environ, start_response):
+        served.append(environ["PATH_INFO"])
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"uno", b"dos"]
+
+    app = WSGIThreads(wsgi, workers=1)
+
+    async def scenario() -> tuple[bytes, bytes]:
+        held = asyncio.Event()
+        answers: dict[str, list[bytes]] = {"/lento": [], "/rapido": []}
+
+        def sender(path: str, slow: bool):
+            async def send(message: dict) -> None:
+                if slow:
+                    await held.wait()  # the client takes nothing until let go
+                answers[path].append(message.get("body", b""))
+            return send
+
+        async def receive() -> dict:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        def scope(path: str) -> dict:
+            return {"type": "http", "http_version": "1.1", "method": "GET", "scheme": "http",
+                    "path": path, "raw_path": path.encode(), "query_string": b"",
+                    "root_path": "", "headers": [], "client": ("127.0.0.1", 1),
+                    "server": ("t", 80)}
+
+        slow = asyncio.create_task(app(scope("/lento"), receive, sender("/lento", True)))
+        await asyncio.wait_for(app(scope("/rapido"), receive, sender("/rapido", False)), WAIT)
+        assert served == ["/lento", "/rapido"] and not slow.done()
+        held.set()
+        await asyncio.wait_for(slow, WAIT)
+        return b"".join(answers["/lento"]), b"".join(answers["/rapido"])
+
+    assert run_async(scenario()) == (b"unodos", b"unodos")
+
+
+def test_a_request_thread_finishes_its_answer_while_the_event_loop_is_busy():
+    """config.wsgi_threads: the thread hands the answer over without waiting for the loop to
+    take it (a2wsgi's threads waited for it at the start, at every piece and at the end)."""
+    finished = threading.Event()
+
+    class Answer(list):
+        def close(self) -> None:
+            finished.set()
+
+    def wsgi(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return Answer([b"uno", b"dos"])
+
+    app = WSGIThreads(wsgi, workers=1)
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    async def scenario() -> bool:
+        scope = {"type": "http", "http_version": "1.1", "method": "GET", "scheme": "http",
+                 "path": "/", "raw_path": b"/", "query_string": b"", "root_path": "",
+                 "headers": [], "client": ("127.0.0.1", 1), "server": ("t", 80)}
+        task = asyncio.create_task(app(scope, receive, send))
+        await asyncio.sleep(0)  # the request is handed to its thread
+        await asyncio.sleep(0)
+        done = finished.wait(WAIT)  # the loop blocked meanwhile: the thread is on its own
+        await asyncio.wait_for(task, WAIT)
+        return done
+
+    assert run_async(scenario())
+    assert b"".join(m.get("body", b"") for m in sent) == b"unodos"
+
+
+def test_an_application_error_outside_django_is_a_500_in_spanish():
+    def wsgi(environ, start_response):
+        raise RuntimeError("roto")
+
+    status, body = _asgi_get(WSGIThreads(wsgi, workers=1))
+    assert status == 500 and "Algo falló en el servidor" in body.decode()
 
 
 def test_every_server_the_launcher_knows_is_given_the_application_and_the_port():
