@@ -23,7 +23,15 @@ from tables.metrics import EVENT_LOOP_LAG, REQUEST_THREADS_BUSY, REQUEST_THREADS
 LOOP_TICK = 0.25  # seconds between two looks at the event loop's lateness
 
 
-class _Answer:
+def _count(began: float, cpu: float) -> None:
+    """A thread's request over: its busy time and its CPU time (read inside the busy span, so
+    the CPU time is never the longer)."""
+    on_cpu = time.thread_time() - cpu
+    REQUEST_THREADS_BUSY.inc(time.monotonic() - began)
+    REQUEST_THREADS_CPU.inc(on_cpu)
+
+
+class _Timed:
     """The WSGI answer, iterated as it is; its `close()` ends the thread's busy time."""
 
     def __init__(self, inner: Iterable[bytes], began: float, cpu: float) -> None:
@@ -40,14 +48,13 @@ class _Answer:
             if close is not None:
                 close()
         finally:
-            REQUEST_THREADS_BUSY.inc(time.monotonic() - self.began)
-            REQUEST_THREADS_CPU.inc(time.thread_time() - self.cpu)
+            _count(self.began, self.cpu)
 
 
 def timed(app: Callable) -> Callable:
     """The WSGI application `app`, with each request's wait and its thread's time measured."""
 
-    def application(environ: dict, start_response: Callable) -> _Answer:
+    def application(environ: dict, start_response: Callable) -> _Timed:
         began, cpu = time.monotonic(), time.thread_time()
         read = whole.get()
         wait = max(0.0, began - read[0]) if read is not None else 0.0
@@ -64,10 +71,9 @@ def timed(app: Callable) -> Callable:
             return start_response(status, headers, exc_info)
 
         try:
-            return _Answer(app(environ, start), began, cpu)
+            return _Timed(app(environ, start), began, cpu)
         except BaseException:
-            REQUEST_THREADS_BUSY.inc(time.monotonic() - began)
-            REQUEST_THREADS_CPU.inc(time.thread_time() - cpu)
+            _count(began, cpu)
             raise
 
     return application

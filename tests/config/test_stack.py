@@ -18,6 +18,16 @@ from tests.live import ROOT, _server_env, _wait_for_port, free_port, fresh_datab
 WAIT = 30  # seconds at most for what must happen (a busy machine never trips it)
 
 
+def _scope(path: str = "/", headers: list | None = None) -> dict:
+    """An HTTP GET's ASGI scope."""
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": headers or [], "client": ("127.0.0.1", 1),
+        "server": ("t", 80),
+    }
+
+
 def _asgi_get(app, path: str = "/", headers: list | None = None) -> tuple[int, bytes]:
     """One GET through the ASGI app `app` (with `headers`, as ASGI gives them): (status, body)."""
     sent: list[dict] = []
@@ -28,13 +38,7 @@ def _asgi_get(app, path: str = "/", headers: list | None = None) -> tuple[int, b
     async def send(message: dict) -> None:
         sent.append(message)
 
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-        "root_path": "", "headers": headers or [], "client": ("127.0.0.1", 1),
-        "server": ("t", 80),
-    }
-    run_async(app(scope, receive, send))
+    run_async(app(_scope(path, headers), receive, send))
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return sent[0]["status"], body
 
@@ -81,14 +85,8 @@ def test_a_request_thread_never_waits_for_the_client_to_take_its_answer():
         async def receive() -> dict:
             return {"type": "http.request", "body": b"", "more_body": False}
 
-        def scope(path: str) -> dict:
-            return {"type": "http", "http_version": "1.1", "method": "GET", "scheme": "http",
-                    "path": path, "raw_path": path.encode(), "query_string": b"",
-                    "root_path": "", "headers": [], "client": ("127.0.0.1", 1),
-                    "server": ("t", 80)}
-
-        slow = asyncio.create_task(app(scope("/lento"), receive, sender("/lento", True)))
-        await asyncio.wait_for(app(scope("/rapido"), receive, sender("/rapido", False)), WAIT)
+        slow = asyncio.create_task(app(_scope("/lento"), receive, sender("/lento", True)))
+        await asyncio.wait_for(app(_scope("/rapido"), receive, sender("/rapido", False)), WAIT)
         assert served == ["/lento", "/rapido"] and not slow.done()
         held.set()
         await asyncio.wait_for(slow, WAIT)
@@ -120,10 +118,7 @@ def test_a_request_thread_finishes_its_answer_while_the_event_loop_is_busy():
         sent.append(message)
 
     async def scenario() -> bool:
-        scope = {"type": "http", "http_version": "1.1", "method": "GET", "scheme": "http",
-                 "path": "/", "raw_path": b"/", "query_string": b"", "root_path": "",
-                 "headers": [], "client": ("127.0.0.1", 1), "server": ("t", 80)}
-        task = asyncio.create_task(app(scope, receive, send))
+        task = asyncio.create_task(app(_scope(), receive, send))
         await asyncio.sleep(0)  # the request is handed to its thread
         await asyncio.sleep(0)
         done = finished.wait(WAIT)  # the loop blocked meanwhile: the thread is on its own
