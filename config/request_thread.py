@@ -2,7 +2,7 @@
 request threads are, and how late the event loop is (tables.metrics; docs/operating.md,
 "Metrics").
 
-`config.whole_body` notes when a request's body is whole (`whole`, a context variable: the
+`config.whole_body` notes when a request's body is whole (`whole_at`, a context variable: the
 request thread runs in a copy of the event loop task's context); `timed` wraps the WSGI
 application the threads run, so the wait is measured when a thread takes the request, and it
 is also said in the answer's `Server-Timing` (`wait;dur=`, ms) for a client to read beside
@@ -17,7 +17,7 @@ import asyncio
 import time
 from collections.abc import Callable, Iterable, Iterator
 
-from config.whole_body import whole
+from config.whole_body import whole_at
 from tables.metrics import EVENT_LOOP_LAG, REQUEST_THREADS_BUSY, REQUEST_THREADS_CPU, REQUEST_WAIT
 
 LOOP_TICK = 0.25  # seconds between two looks at the event loop's lateness
@@ -56,8 +56,8 @@ def timed(app: Callable) -> Callable:
 
     def application(environ: dict, start_response: Callable) -> _Timed:
         began, cpu = time.monotonic(), time.thread_time()
-        read = whole.get()
-        wait = max(0.0, began - read[0]) if read is not None else 0.0
+        arrived = whole_at.get()
+        wait = max(0.0, began - arrived) if arrived is not None else 0.0
         REQUEST_WAIT.observe(wait)
         timing = f"wait;dur={wait * 1000:.1f}"
 

@@ -23,10 +23,9 @@ BODY_TIMEOUT = float(os.environ.get("REQUEST_BODY_TIMEOUT", "10"))  # seconds
 # what a process holds for one request before Django sees it.
 BODY_LIMIT = int(os.environ.get("REQUEST_BODY_LIMIT", str(4 * 1024 * 1024)))  # bytes
 
-# The request's body once whole, and when it was: set in the event loop's task, read by
-# config.wsgi_threads (the environ's body) and in the request thread (config.request_thread: the
-# thread runs in a copy of that task's context).
-whole: ContextVar[tuple[float, bytes] | None] = ContextVar("whole", default=None)
+# When the request's body was whole: set in the event loop's task, read in the request thread
+# (config.request_thread: the thread runs in a copy of that task's context).
+whole_at: ContextVar[float | None] = ContextVar("whole_at", default=None)
 
 TOO_SLOW = "La petición tardó demasiado en llegar. Vuelve a intentarlo.".encode()
 TOO_LARGE = "La petición es demasiado grande.".encode()
@@ -101,7 +100,7 @@ class WholeBody:
         except _Gone:
             return None  # the client left before its request was whole: nobody to answer
 
-        whole.set((time.monotonic(), body))  # a request thread's wait starts now
+        whole_at.set(time.monotonic())  # a request thread's wait starts now
         given = False
 
         async def received() -> dict:

@@ -8,7 +8,8 @@ a2wsgi's threads ask the event loop for a request's body and hand it every part 
 it waited for a loop busy with every page's socket, and once it was busy all the time, the
 requests queued for seconds (docs/performance.md, "The request thread waiting for the loop").
 
-Here the body is whole before the request goes to a thread (`config.whole_body`); the thread
+Here the body is read on the loop before the request goes to a thread (`config.whole_body`
+has it whole by then, within its time limit); the thread
 builds the environ with a2wsgi's public `build_environ`, runs Django, and drops each part of the
 answer in a queue the loop drains (`call_soon_threadsafe`, which does not wait): a thread goes
 on to the next request as soon as Django is done with this one. The price: an answer's pieces
@@ -28,8 +29,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 from a2wsgi.wsgi import build_environ
 
-from config.whole_body import whole
-
 logger = logging.getLogger(__name__)
 
 ERROR = b"Algo fall\xc3\xb3 en el servidor: vuelve a intentarlo en un momento."
@@ -44,17 +43,14 @@ class WSGIThreads:
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="request")
 
     async def __call__(self, scope, receive, send) -> None:
-        read = whole.get()
-        if read is None:  # (config.whole_body reads it first; without it, read it here)
-            parts = []
-            while True:
-                message = await receive()
-                parts.append(message.get("body", b""))
-                if not message.get("more_body", False):
-                    break
-            body = b"".join(parts)
-        else:
-            body = read[1]
+        # Read on the loop (config.whole_body has it whole already: no wait here either).
+        parts = []
+        while True:
+            message = await receive()
+            parts.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(parts)
         loop = asyncio.get_running_loop()
         answer = _Answer(loop)
         environ = build_environ(scope, io.BytesIO(body))

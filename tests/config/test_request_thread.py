@@ -12,7 +12,7 @@ import urllib.request
 from prometheus_client import REGISTRY
 
 from config.request_thread import timed
-from config.whole_body import whole
+from config.whole_body import whole_at
 from tests.config.test_metrics import WAIT, _get
 from tests.live import free_port, live_servers
 
@@ -41,11 +41,11 @@ def test_the_wait_from_a_whole_body_to_a_thread_is_observed_and_said_in_server_t
     within_25ms = REGISTRY.get_sample_value(
         "ocholoco_request_wait_seconds_bucket", {"le": "0.025"}
     )
-    token = whole.set((time.monotonic() - 0.05, b""))  # whole 50 ms before a thread took it
+    token = whole_at.set(time.monotonic() - 0.05)  # whole 50 ms before a thread took it
     try:
         headers, body = _answer(timed(app), {})
     finally:
-        whole.reset(token)
+        whole_at.reset(token)
     assert body == [b"ok"]
     timing = dict(headers)["Server-Timing"]
     assert timing.startswith("view;dur=1.0, wait;dur="), timing  # the view's own kept first
