@@ -57,9 +57,9 @@ from tests.browser.chromium import CHROMIUM_ARGS  # noqa: E402
 from tests.browser.helpers import open_table  # noqa: E402
 from tests.live import (  # noqa: E402
     GENEROUS_LIMITS,
-    _wait_for_port,
     free_port,
     serve_command,
+    wait_for_port,
 )
 
 # The observer, added to every page before its own scripts.
@@ -410,7 +410,7 @@ def server(code: Path) -> Iterator[int]:
                 cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT,
             )
             try:
-                _wait_for_port(port, process)
+                wait_for_port(port, process)
                 yield port
             finally:
                 process.terminate()

@@ -73,11 +73,11 @@ sys.path.insert(0, str(ROOT))
 import aiohttp  # noqa: E402
 
 from tests.live import (  # noqa: E402
-    _server_env,
-    _wait_for_port,
     free_port,
     fresh_database,
     serve_command,
+    server_env,
+    wait_for_port,
 )
 
 POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -114,7 +114,7 @@ class Server:
 
 def _management_commands(env: dict[str, str]) -> set[str]:
     names = subprocess.run(
-        [sys.executable, "manage.py", "help", "--commands"], cwd=ROOT, env=_server_env(env),
+        [sys.executable, "manage.py", "help", "--commands"], cwd=ROOT, env=server_env(env),
         capture_output=True, text=True, check=True,
     ).stdout.split()
     return set(names)
@@ -211,7 +211,7 @@ def start_servers(
                 print(f"profile of {kind} {index}: {out}")
             with log.open("wb") as handle:
                 process = subprocess.Popen(
-                    argv, cwd=code, env=_server_env({**env, **own}), stdout=handle,
+                    argv, cwd=code, env=server_env({**env, **own}), stdout=handle,
                     stderr=subprocess.STDOUT,
                 )
             metrics = own.get("METRICS_PORT")
@@ -219,7 +219,7 @@ def start_servers(
                             f"http://127.0.0.1:{metrics}/metrics" if metrics else "")
             servers.append(server)
             if port:
-                _wait_for_port(port, process)
+                wait_for_port(port, process)
             server.pid = process.pid
             if profile:
                 for _ in range(50):

@@ -40,7 +40,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -80,7 +80,7 @@ def fresh_database(code: Path = ROOT) -> Iterator[dict[str, str]]:
             yield env
 
 
-def _server_env(extra: dict[str, str]) -> dict[str, str]:
+def server_env(extra: dict[str, str]) -> dict[str, str]:
     env = {**GENEROUS_LIMITS, **os.environ}
     env.setdefault("DEBUG", "1")
     env.update(extra)
@@ -92,7 +92,7 @@ def _server_env(extra: dict[str, str]) -> dict[str, str]:
 def _migrate(extra: dict[str, str], code: Path = ROOT) -> None:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=code, env=_server_env(extra), check=True, capture_output=True,
+        cwd=code, env=server_env(extra), check=True, capture_output=True,
     )
 
 
@@ -132,11 +132,11 @@ def server_processes(
             log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in finally)
             process = subprocess.Popen(
                 serve_command(port),
-                cwd=ROOT, env=_server_env(env), stdout=log, stderr=subprocess.STDOUT,
+                cwd=ROOT, env=server_env(env), stdout=log, stderr=subprocess.STDOUT,
             )
             processes.append((process, log))
             urls.processes.append(process)
-            _wait_for_port(port, process)
+            wait_for_port(port, process)
             urls.append(f"http://127.0.0.1:{port}")
         yield urls
     finally:
@@ -183,7 +183,7 @@ def set_round(
     )
     subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", script],
-        cwd=ROOT, env=_server_env(servers.env), check=True, capture_output=True,
+        cwd=ROOT, env=server_env(servers.env), check=True, capture_output=True,
     )
 
 

@@ -186,3 +186,31 @@ def test_our_own_underscore_names_and_the_documented_meta_are_not_breaches():
         "state = State()\nstate._hands = []\n"
     )
     assert breaches(source) == []
+
+
+def private_imports(source: str) -> list[str]:
+    """Underscore names `source` imports from another of our modules: a module's private part
+    (a cache, a registry) read past the functions of the module that owns it."""
+    return [
+        f"line {node.lineno}: from {node.module} import {alias.name}"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in OURS
+        for alias in node.names
+        if _private(alias.name)
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*_modules(), *sorted((ROOT / "bench").glob("*.py"))],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_no_module_of_the_site_or_the_benchmarks_imports_another_modules_private_names(path):
+    assert private_imports(path.read_text()) == []
+
+
+def test_a_private_name_imported_from_another_of_our_modules_is_found():
+    source = "from tables.live.frames import _latest\nfrom tests.live import free_port, _env\n"
+    assert private_imports(source) == [
+        "line 1: from tables.live.frames import _latest", "line 2: from tests.live import _env",
+    ]

@@ -1,6 +1,10 @@
 """What each audience of a table is shown at one version (`Frames`): rendered once per audience,
-and the latest frames of each table kept in this process, so that the acting player's answer
-and a page that (re)connects reuse them instead of rendering again."""
+and the latest frames of each table kept in this process.
+
+This module owns the rule "use the frames the last publication kept, or render them": the acting
+player's answer, a page's greeting and a page catching up ask `frames_of`; a socket that joined
+its groups asks `frames_newer` for a push it may have missed. Nothing else reads the kept frames.
+"""
 
 from __future__ import annotations
 
@@ -41,9 +45,25 @@ _latest: OrderedDict[int, Frames] = OrderedDict()
 _latest_lock = threading.Lock()
 
 
-def latest_frames(table_id: int) -> Frames | None:
+def _kept(table_id: int) -> Frames | None:
     with _latest_lock:
         return _latest.get(table_id)
+
+
+def frames_of(table: Table) -> Frames:
+    """`table`'s frames at the version it was just read at, or at a newer one: the kept ones
+    when they are that new, else rendered now (and kept)."""
+    kept = _kept(table.pk)
+    if kept is not None and kept.version >= table.version:
+        return kept
+    return frames_render(TableSnapshot.load(table))
+
+
+def frames_newer(table_id: int, version: int) -> Frames | None:
+    """The frames kept for the table if they are newer than `version` (a page that was sent
+    `version`: a push it may have missed), else None."""
+    kept = _kept(table_id)
+    return kept if kept is not None and kept.version > version else None
 
 
 def frames_clear() -> None:
@@ -94,10 +114,6 @@ def frames_render(snapshot: TableSnapshot, extra_html: str = "") -> Frames:
 
 
 def viewer_html(table_id: int, seat_number: int | None) -> tuple[int, str]:
-    """(version, board + panel) of the table as it is now, for one viewer (a page that
-    connects or catches up): the kept frames when they are current, else rendered now."""
-    table = Table.objects.get(pk=table_id)
-    frames = latest_frames(table_id)
-    if frames is None or frames.version != table.version:
-        frames = frames_render(TableSnapshot.load(table))
+    """(version, board + panel) of the table as it is now, for one viewer (a page catching up)."""
+    frames = frames_of(Table.objects.get(pk=table_id))
     return frames.version, frames.page_html(WATCHERS if seat_number is None else seat_number)

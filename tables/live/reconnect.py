@@ -17,12 +17,11 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils.html import format_html
 
-from tables.live.frames import WATCHERS, Frames, frames_render, latest_frames
+from tables.live.frames import WATCHERS, Frames, frames_of
 from tables.models import Seat, Table
 from tables.plug import greeting_parts_html
 from tables.state.lookup import table_by_code
 from tables.state.seat_secrets import proven_seat
-from tables.state.snapshot import TableSnapshot
 
 BATCH = 250  # sockets greeted in one database hop at most (the first ones wait no longer)
 
@@ -124,12 +123,8 @@ def release_html() -> str:
 
 
 def _table(code: str) -> tuple[Table, list[Seat], Frames] | None:
-    """The table at `code` as it is now, its seats and its frames (the kept ones when
-    current), or None."""
+    """The table at `code` as it is now, its seats and its frames, or None."""
     table = table_by_code(code)
     if table is None:
         return None
-    frames = latest_frames(table.pk)
-    if frames is None or frames.version != table.version:
-        frames = frames_render(TableSnapshot.load(table))
-    return table, list(table.seats.all()), frames
+    return table, list(table.seats.all()), frames_of(table)

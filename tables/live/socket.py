@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 
 from tables.live import catch_up, drain
 from tables.live.broadcast import FRAGMENT_EVENT
-from tables.live.frames import WATCHERS, frames_release, latest_frames
+from tables.live.frames import WATCHERS, frames_newer, frames_release
 from tables.live.presence import presence_joined, presence_left
 from tables.live.reconnect import greet
 from tables.metrics import SOCKETS_OPEN
@@ -111,8 +111,8 @@ class TablePage:
         presence_joined(self.table_id, self.seat_number, self.channel_name)
         await self.send(text_data=greeting.html)
         # A change this process pushed while the greeting was made reached no group yet.
-        newer = latest_frames(self.table_id)
-        if newer is not None and newer.version > self.version:
+        newer = frames_newer(self.table_id, self.version)
+        if newer is not None:
             audience = WATCHERS if self.seat_number is None else self.seat_number
             await self.table_fragment({
                 "version": newer.version, "html": newer.page_html(audience) + newer.extra,

@@ -34,7 +34,7 @@ from tables.audiences.round_history import (
 from tables.changes import services
 from tables.invitation.preview import invitation_meta, invitation_preview
 from tables.live import turn_alerts
-from tables.live.frames import latest_frames
+from tables.live.frames import frames_newer, frames_of
 from tables.metrics import MOVE_POST_TO_PUSH, post_refused
 from tables.models import Seat, Table, TableRound
 from tables.plug import page_parts_context
@@ -323,8 +323,8 @@ def _answer(
     """The acting viewer's fresh fragments (or the refusal, or a `note`), for htmx or a plain
     form; without htmx, a redirect to the viewer's page (`code`: the link it came by).
 
-    After a change, the frames its publication rendered are reused (`latest_frames`): the
-    answer costs no second render. A table changed elsewhere is read and rendered here.
+    After a change, the frames its publication rendered are the answer (`frames_of`): it
+    costs no second render, and it is the same bytes the table's pages were pushed.
     """
     if not request.htmx:
         if error:
@@ -332,15 +332,10 @@ def _answer(
         return redirect(_page_url(request, table, code))
     if error:
         return HttpResponse(notice_fragment(error, error=True), status=409)
-    frames = latest_frames(table.pk)
-    if frames is not None and frames.version > table.version:
-        audience = frames.audience_of(seat_secret(request.session, table))
-        html = frames.page_html(audience)
-    else:
-        table = Table.objects.get(pk=table.pk)  # whole: the post read only its id and links
-        snapshot = TableSnapshot.load(table)
-        seat = proven_seat(request.session, table, snapshot.seats.values())
-        html = render_for_viewer(snapshot, seat, request)
+    # `table` was read before the change: frames newer than it are the change's (its
+    # publication kept them); else (no change, or another process's) it is read again.
+    frames = frames_newer(table.pk, table.version) or frames_of(Table.objects.get(pk=table.pk))
+    html = frames.page_html(frames.audience_of(seat_secret(request.session, table)))
     return HttpResponse(html + notice_fragment(note, error=False))
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Route, expect
 
 from tests.browser.helpers import open_table
 from tests.browser.test_optimistic import PLAY, _ana_to_move, _tap_twice
-from tests.live import ROOT, _server_env, free_port, fresh_database, server_processes
+from tests.live import ROOT, free_port, fresh_database, server_env, server_processes
 
 EARLIER = "20261205T100000Z-aaaaaaa"
 LATER = "20261205T110000Z-bbbbbbb"
@@ -112,6 +112,6 @@ def _moves_logged(servers, url: str, move: str) -> list[int]:
     )
     out = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT,
-        env=_server_env(servers.env), check=True, capture_output=True, text=True,
+        env=server_env(servers.env), check=True, capture_output=True, text=True,
     ).stdout
     return json.loads(out.strip().splitlines()[-1])

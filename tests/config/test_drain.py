@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import aiohttp
 import pytest
 
-from tests.live import ROOT, _server_env, fresh_database, live_servers, run_async
+from tests.live import ROOT, fresh_database, live_servers, run_async, server_env
 from tests.scale.faults import Person, table_opened
 
 WAIT = 30  # seconds at most for what must happen
@@ -110,7 +110,7 @@ def test_sigterm_drains_a_web_process_then_it_exits():
 def _manage(env: dict[str, str], script: str) -> str:
     return subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", script],
-        cwd=ROOT, env=_server_env(env), check=True, capture_output=True, text=True,
+        cwd=ROOT, env=server_env(env), check=True, capture_output=True, text=True,
     ).stdout
 
 
@@ -118,7 +118,7 @@ def _worker(env: dict[str, str], log: Path) -> subprocess.Popen:
     with log.open("wb") as out:
         return subprocess.Popen(
             [sys.executable, "manage.py", "tasks_worker"], cwd=ROOT,
-            env=_server_env({**env, "TASK_POLL_INTERVAL": "0.05"}),
+            env=server_env({**env, "TASK_POLL_INTERVAL": "0.05"}),
             stdout=subprocess.DEVNULL, stderr=out,
         )
 

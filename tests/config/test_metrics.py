@@ -17,10 +17,10 @@ import pytest
 from prometheus_client import REGISTRY, CollectorRegistry
 
 from bots.tasks import robot_turn
-from tables.live.frames import latest_frames
+from tables.live.frames import frames_newer
 from tables.metrics import ScrapeTimeGauges
 from tables.state import clock
-from tests.live import ROOT, _server_env, free_port, fresh_database, live_servers
+from tests.live import ROOT, free_port, fresh_database, live_servers, server_env
 from tests.tables.helpers import (
     ANA_HAND,
     BETO_HAND,
@@ -55,7 +55,7 @@ def test_a_persons_move_counts_once_and_is_timed_from_its_post_to_its_push(game)
     assert beto.move(table, "5H").status_code == 200
 
     table.refresh_from_db()
-    assert latest_frames(table.pk).version == table.version  # its frames were pushed
+    assert frames_newer(table.pk, table.version - 1).version == table.version  # pushed
     assert sample("ocholoco_moves_applied_total", {"by": "person"}) == moves + 1
     assert sample("ocholoco_move_post_to_push_seconds_count") == timed + 1
     assert 0 < sample("ocholoco_move_post_to_push_seconds_sum") - total < 30
@@ -208,7 +208,7 @@ def test_a_task_worker_serves_its_metrics_on_its_own_port():
     with fresh_database() as env:
         worker = subprocess.Popen(
             [sys.executable, "manage.py", "tasks_worker"], cwd=ROOT,
-            env=_server_env({**env, "METRICS_PORT": str(port)}),
+            env=server_env({**env, "METRICS_PORT": str(port)}),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         try:

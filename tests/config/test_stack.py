@@ -13,7 +13,7 @@ import pytest
 
 from config import server
 from config.wsgi_threads import WSGIThreads
-from tests.live import ROOT, _server_env, _wait_for_port, free_port, fresh_database, run_async
+from tests.live import ROOT, free_port, fresh_database, run_async, server_env, wait_for_port
 
 WAIT = 30  # seconds at most for what must happen (a busy machine never trips it)
 
@@ -161,10 +161,10 @@ def _serve_and_visit(env: dict[str, str]) -> None:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "config.server", "--port", str(port)], cwd=ROOT,
-        env=_server_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=server_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
-        _wait_for_port(port, process)
+        wait_for_port(port, process)
         environ = Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
         assert b"MALLOC_ARENA_MAX=1" in environ
         assert server.DEFAULT.encode() in Path(f"/proc/{process.pid}/cmdline").read_bytes()

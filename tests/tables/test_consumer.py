@@ -13,6 +13,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from tables.live.frames import viewer_html
 from tables.live.socket import REVOKED_HTML
 from tests.realtime import ARRIVES, application, connect, in_event_loop, next_message, received
 
@@ -161,3 +162,26 @@ async def test_a_page_reconnecting_after_a_move_gets_the_table_as_it_is_now(game
     assert version_shown(html) == version + 1
     assert cards_shown(board(html)) == {"5H"}
     await again.disconnect()
+
+
+@in_event_loop
+async def test_a_move_reaches_its_answer_its_push_its_greeting_and_a_catch_up_in_the_same_bytes(
+    game,
+):
+    table, ana, beto = game
+    socket = await connect(table, beto)
+    await received(socket, 1)
+
+    answer = await sync_to_async(beto.move)(table, "5H", table.version)
+    pushed = await received(socket, 1)
+    later = await connect(table, beto)
+    greeted = await received(later, 1)
+    _, caught_up = await sync_to_async(viewer_html)(table.pk, 1)
+
+    assert version_shown(pushed) == table.version + 1
+    assert pushed.rstrip().endswith("</section>") and panel(pushed) and board(pushed)
+    assert answer.content.decode().startswith(pushed)
+    assert greeted.startswith(pushed)
+    assert caught_up == pushed
+    for page in (socket, later):
+        await page.disconnect()
