@@ -16,7 +16,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from tables.live.drain import draining
+from tables.live.pages import draining
 
 logger = logging.getLogger(__name__)
 

@@ -10,56 +10,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Protocol
 
 from channels.db import database_sync_to_async
 from django.db import connection
 
 from tables.live.frames import viewer_html
+from tables.live.pages import OpenPage, pages_of, tables_open
 
 logger = logging.getLogger(__name__)
 
 INTERVAL = 0.5
 
-
-class OpenPage(Protocol):
-    """An open table page, as its socket's consumer (`tables.live.socket`) keeps it."""
-
-    table_id: int
-    seat_number: int | None
-    version: int  # the newest version the page was sent
-    awaited: int | None  # a newer version it was behind at the last look
-
-    async def send(self, text_data: str) -> None: ...
-
-
-_watched: dict[int, set[OpenPage]] = {}
 _settled: dict[int, int] = {}  # table -> the version all its pages had at the last look
 _running: set[asyncio.AbstractEventLoop] = set()
 
 
 def watch(page: OpenPage) -> None:
-    _watched.setdefault(page.table_id, set()).add(page)
-    _settled.pop(page.table_id, None)  # a new page: look at them all next time
+    """A page was just opened (`tables.live.pages`): its table is looked at again next time."""
+    _settled.pop(page.table_id, None)
     page.awaited = None
     loop = asyncio.get_running_loop()
     if loop not in _running:
         _running.add(loop)
         loop.create_task(_keep_watching())
-
-
-def unwatch(page: OpenPage) -> bool:
-    """Stop watching the page; whether it was the last one of its table in this process."""
-    table_id = getattr(page, "table_id", None)
-    pages = _watched.get(table_id)
-    if pages is None:
-        return False
-    pages.discard(page)
-    if pages:
-        return False
-    del _watched[table_id]
-    _settled.pop(table_id, None)
-    return True
 
 
 def _versions(table_ids: list[int]) -> dict[int, int]:
@@ -84,14 +57,17 @@ async def _keep_watching() -> None:
 
 
 async def _catch_up() -> None:
-    if not _watched:
+    open_now = tables_open()
+    for table_id in _settled.keys() - set(open_now):  # no page open here any more
+        del _settled[table_id]
+    if not open_now:
         return
-    versions = await database_sync_to_async(_versions)(list(_watched))
+    versions = await database_sync_to_async(_versions)(open_now)
     for table_id, version in versions.items():
         if _settled.get(table_id) == version:
             continue
         behind = False
-        for page in list(_watched.get(table_id, ())):
+        for page in pages_of(table_id):
             missed = page.awaited is not None and page.version < page.awaited
             if missed:  # a version committed a whole interval ago never reached the page
                 await _resend(page)
@@ -101,7 +77,7 @@ async def _catch_up() -> None:
             behind = behind or page.awaited is not None
         if behind:
             _settled.pop(table_id, None)
-        elif table_id in _watched:
+        elif pages_of(table_id):  # (its pages may have closed meanwhile)
             _settled[table_id] = version
 
 

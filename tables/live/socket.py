@@ -16,7 +16,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from tables.live import catch_up, drain
+from tables.live import catch_up, drain, pages
 from tables.live.broadcast import FRAGMENT_EVENT
 from tables.live.frames import WATCHERS, frames_newer, frames_release
 from tables.live.presence import presence_joined, presence_left
@@ -66,10 +66,10 @@ class TablePage:
         try:
             if not await self.connect():
                 return
-            drain.page_opened(self)
+            pages.page_opened(self)
             SOCKETS_OPEN.inc()
             opened = True
-            if drain.draining():  # the drain began while the page was greeted
+            if pages.draining():  # the drain began while the page was greeted
                 await self.close(drain.SERVICE_RESTART)
                 return
             client = asyncio.ensure_future(receive())
@@ -85,7 +85,6 @@ class TablePage:
                         return
                     frames = asyncio.ensure_future(self.layer.receive(self.channel_name))
         finally:
-            drain.page_closed(self)
             if opened:
                 SOCKETS_OPEN.dec()
             for task in (client, frames):
@@ -122,11 +121,16 @@ class TablePage:
     async def disconnect(self) -> None:
         if self.table_id is None:
             return
-        if catch_up.unwatch(self):  # the table's last page here: what is kept for it goes
-            frames_release(self.table_id)
-            greeting_parts_release(self.table_id)
+        self.page_close()
         await self.leave_groups()
         presence_left(self.channel_name)
+
+    def page_close(self) -> None:
+        """The page is not open here any more: when it was its table's last one here, what is
+        kept for the table goes."""
+        if pages.page_closed(self):
+            frames_release(self.table_id)
+            greeting_parts_release(self.table_id)
 
     async def forward(self, message: dict) -> bool:
         """Handle a message of the page's groups; whether the page stays open."""
@@ -157,7 +161,7 @@ class TablePage:
         the players' link, an ex-player's, goes on)."""
         if await database_sync_to_async(_code_serves)(self.table_id, self.code):
             return True
-        catch_up.unwatch(self)
+        self.page_close()  # nothing more is sent to it, not even by the catch-up
         await self.leave_groups()
         await self.send(text_data=REVOKED_HTML)
         await self.close()
