@@ -15,7 +15,7 @@ the release unchanged), then --rolls times with a new release, then --calm secon
 
 Every page is a client that behaves as the page does (bench/load.py's Viewer): it reconnects
 when its socket closes (1012 when its process drains), and, when a greeting says the server
-runs a later release than the page's, it loads the page again (as static/js/release.js does):
+runs a later release than the page's, it loads the page again (as static/js/socket.js does):
 a GET of the page and a new socket, each to whichever process the proxy picks.
 
 Printed: moves applied; acknowledged moves missing from or doubled in the table's log; error
@@ -60,7 +60,7 @@ from bench.load import (  # noqa: E402
 )
 from tests.live import GENEROUS_LIMITS, free_port, fresh_database  # noqa: E402
 
-SPREAD = 15.0  # seconds: a page due to reload waits a random time below this (release.js)
+SPREAD = 15.0  # seconds: a page due to reload waits a random time below this (socket.js)
 WANTED = "ocholoco_release"  # the cookie that says which release a reload wants
 RELEASE_RE = re.compile(r'id="release"[^>]*data-release="([^"]*)"')
 PAGE_RELEASE_RE = re.compile(r'id="table-page"[^>]*data-release="([^"]*)"', re.S)
@@ -80,7 +80,7 @@ def release_name(tag: str) -> str:
 
 
 class Page(Viewer):
-    """A page as static/js/release.js makes it: reloads once into a later release."""
+    """A page as static/js/socket.js makes it: reloads once into a later release."""
 
     def __init__(self, bench: Bench, table: Table, role: str, server: int) -> None:
         super().__init__(bench, table, role, server)
@@ -96,7 +96,7 @@ class Page(Viewer):
             asyncio.get_running_loop().create_task(self.reload_into(found.group(1)))
 
     async def reload_into(self, release: str) -> None:
-        await asyncio.sleep(random.random() * SPREAD)  # as release.js spreads its reloads
+        await asyncio.sleep(random.random() * SPREAD)  # as socket.js spreads its reloads
         self.cookies[WANTED] = release  # which release the reload wants (config/health.py)
         try:
             for _ in range(5):

@@ -95,7 +95,7 @@ ROUND_END_RE = re.compile(r'id="board" class="board status-(round_over|match_ove
 NOT_CARDS = {"draw", "pass", "catch"}
 STALL = 8.0  # seconds a table waits for a push before its players reload the page
 GRACE = 5.0  # seconds after the window for the last pushes to arrive
-FIRST_RETRY = 0.5  # seconds: the most a page waits before its first reconnect (release.js)
+FIRST_RETRY = 0.5  # seconds: the most a page waits before its first reconnect (socket.js)
 
 
 # --- Servers ------------------------------------------------------------------------------
@@ -405,7 +405,7 @@ class Viewer:
 
     async def socket_loop(self) -> None:
         """Connect as the page does and read every frame; when the socket closes abnormally
-        or its handshake is refused, reconnect as the page does (static/js/release.js: the
+        or its handshake is refused, reconnect as the page does (static/js/socket.js: the
         first retry within FIRST_RETRY s, then htmx's full jitter, a random wait below
         2^min(retries, 6) s, the retries counted from the last socket accepted), until the run
         ends. A clean close (the server meant it) ends it."""

@@ -172,7 +172,7 @@ METRICS_HOST = os.environ.get("METRICS_HOST", "127.0.0.1")
 
 # The release this process serves (scripts/deploy.sh sets it: a UTC time, then the commit, so
 # that a later release sorts after an earlier one). A page opened on an earlier release reloads
-# itself into a later one when its socket reconnects to it (static/js/release.js).
+# itself into a later one when its socket reconnects to it (static/js/socket.js).
 RELEASE = os.environ.get("RELEASE", "")
 
 # Web Push ("te toca" when no tab is open): VAPID keys from the environment, or for local use

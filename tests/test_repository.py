@@ -65,10 +65,23 @@ def test_the_pages_scripts_are_modules_that_share_nothing_through_window():
         assert not re.search(r"\bwindow\.\w+\s*=[^=]", text), script.name
         assert not re.search(r"\bwindow\.ocholoco", text), script.name
         if script.name != "helpers.js":
-            assert not re.search(r"function (toast|reduceMotion|versionOf|playCard)\b", text)
+            assert not re.search(
+                r"function (toast|reduceMotion|versionOf|playCard|isMove|isAct)\b", text
+            ), script.name
     tags = [
         tag for html in (ROOT / "templates").rglob("*.html")
         for tag in re.findall(r"<script[^>]*\bsrc=[^>]*>", html.read_text())
         if "js/" in tag and "django_htmx" not in tag
     ]
     assert tags and all('type="module"' in tag for tag in tags), tags
+
+
+def test_the_table_pages_modules_load_on_table_pages_only():
+    """Every page loads the module that tells a failed answer; the table's modules (the socket,
+    the moves, the controls...) come with the table page's own `scripts` block."""
+    base = (ROOT / "templates" / "base.html").read_text()
+    table = (ROOT / "templates" / "tables" / "table.html").read_text()
+    loaded = re.findall(r"static 'js/(\w+)\.js'", base)
+    assert loaded == ["answers"]
+    for module in ("table", "feel", "controls", "ear", "moves", "alerts", "socket"):
+        assert f"js/{module}.js" in table, module

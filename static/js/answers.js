@@ -4,7 +4,7 @@
 // error page, a dropped connection, a timeout) becomes a short Spanish notice saying what
 // happened and what to do. A CSRF failure (a page open for very long, or cookies cleared)
 // was refused before doing anything, so the page renews its token and sends it once more.
-import { toast } from "./helpers.js";
+import { isMove, toast } from "./helpers.js";
 
 const MESSAGES = {
   0: "Sin conexión con el servidor: revisa tu internet y vuelve a intentarlo.",
@@ -109,12 +109,8 @@ const RESTART_STATUSES = [0, 502, 503, 504];
 const RESTARTING = "El servidor se está reiniciando: tu jugada se envía otra vez.";
 const RESEND_WITHIN = 5000; // ms
 const resent = new WeakSet();
-function isMove(detail) {
-  const config = detail.requestConfig;
-  const elt = source(detail);
-  return !!config && config.verb === "post" && !!elt && !!elt.closest && !!elt.closest("#panel");
-}
 function whenSocketOpen(then, otherwise) {
+  // (the page's data-ws is the socket's state, static/js/socket.js)
   if (document.querySelector("#table-page[data-ws=open]")) { then(); return; }
   const timer = setTimeout(function () {
     document.removeEventListener("htmx:wsOpen", opened);
@@ -147,7 +143,8 @@ function resendAfterRestart(detail) {
   }, function () { show(MESSAGES[0], source(detail)); });
 }
 function mayResend(detail) {
-  return isMove(detail) && !resent.has(source(detail));
+  return !!detail.requestConfig && isMove(source(detail), detail.requestConfig.verb) &&
+    !resent.has(source(detail));
 }
 
 document.addEventListener("htmx:confirm", function (event) {

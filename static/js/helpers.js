@@ -41,6 +41,11 @@ export function playCard(card) {
   }
 }
 
+// Whether a request is a move: any post of the panel (a card, ROBAR, PASAR, SIGUIENTE RONDA...).
+export function isMove(elt, verb) {
+  return verb === "post" && !!elt && !!elt.closest && !!elt.closest("#panel");
+}
+
 // The table's menu (P, Esc, the menu button, a gamepad's Start).
 export function openMenu() {
   const menu = document.getElementById("menu");

@@ -7,9 +7,10 @@
 // timeout) puts everything back, the notice says why (static/js/answers.js), and the page asks
 // for the table as it is now. Only the acting page guesses: the others see the move once the
 // server applied it. One move at a time: a tap while one is on its way is refused with a word.
-// The socket's state is shown ("Reconectando…"), and no move is offered while it is down.
+// No move is offered while the socket is down (static/js/socket.js).
 import { play, travel } from "./feel.js";
-import { reduceMotion, toast, versionOf } from "./helpers.js";
+import { isMove, reduceMotion, toast, versionOf } from "./helpers.js";
+import { socketDown } from "./socket.js";
 
 const FLIGHT = 300; // ms: a card's trip to the pile or from the stock
 const BACK = 220; // ms: a refused card's trip back to its place
@@ -19,11 +20,6 @@ const OFFLINE = "Sin conexión con la mesa: espera a que vuelva para jugar.";
 let pending = null; // the move on its way, and everything its guess changed
 
 function page() { return document.getElementById("table-page"); }
-// While the socket is coming back ("Reconectando…"), the page may be behind the table.
-function socketDown() { const banner = document.getElementById("connection"); return !!banner && !banner.hidden; }
-function isAct(elt, verb) {
-  return verb === "post" && !!elt && !!elt.closest && !!elt.closest("#panel");
-}
 
 // --- Guesses --------------------------------------------------------------------------
 function place(el, rect) {
@@ -207,7 +203,7 @@ function catchUp() {
 // --- Wiring ---------------------------------------------------------------------------
 // Before htmx queues anything: one move at a time, and none while the socket is down.
 document.addEventListener("htmx:confirm", function (event) {
-  if (!isAct(event.detail.elt, event.detail.verb)) return;
+  if (!isMove(event.detail.elt, event.detail.verb)) return;
   if (pending || socketDown()) {
     event.preventDefault();
     toast(pending ? WAIT : OFFLINE);
@@ -216,7 +212,7 @@ document.addEventListener("htmx:confirm", function (event) {
 
 document.addEventListener("htmx:beforeRequest", function (event) {
   const detail = event.detail;
-  if (pending || !isAct(detail.elt, detail.requestConfig.verb)) return;
+  if (pending || !isMove(detail.elt, detail.requestConfig.verb)) return;
   const move = pending = start(detail);
   detail.xhr.addEventListener("loadend", function () {
     if (pending !== move) return; // settled already, by the answer's fragments or a push
@@ -242,21 +238,3 @@ document.addEventListener("click", function (event) {
   event.stopImmediatePropagation();
   toast(pending ? WAIT : OFFLINE);
 }, true);
-
-// The socket: "Reconectando…" once it has been down for BANNER_AFTER (a restart or a deploy
-// brings it back sooner, unnoticed); nothing said once it is back.
-const BANNER_AFTER = 2000; // ms
-let bannerTimer = null;
-function connection(down) {
-  clearTimeout(bannerTimer);
-  bannerTimer = null;
-  const banner = document.getElementById("connection");
-  if (!banner) return;
-  if (!down) banner.hidden = true;
-  else if (banner.hidden) bannerTimer = setTimeout(function () { banner.hidden = false; }, BANNER_AFTER);
-}
-document.addEventListener("htmx:wsClose", function (event) {
-  const e = event.detail.event;
-  connection(!!e && [1006, 1011, 1012, 1013].indexOf(e.code) >= 0);
-});
-document.addEventListener("htmx:wsOpen", function () { connection(false); });

@@ -148,13 +148,6 @@ function refresh() {
     input.value = location.origin + input.getAttribute("data-invite");
   });
 }
-// The page says whether its socket is open (tests wait for it; a banner could use it).
-function socketState(state) {
-  const page = document.getElementById("table-page");
-  if (page) page.setAttribute("data-ws", state);
-}
-document.addEventListener("htmx:wsOpen", function () { socketState("open"); });
-document.addEventListener("htmx:wsClose", function () { socketState("closed"); });
 
 // A robot's move redraws the board while someone presses one of its buttons ("Todas las
 // jugadas"): the button pressed is gone by the release, so the browser clicks nothing. The

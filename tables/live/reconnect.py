@@ -116,7 +116,7 @@ def _greetings(batch: list[_Request]) -> list[Greeting | None]:
 
 def release_html() -> str:
     """The release this process serves, in every greeting: a page opened on an earlier one
-    reloads itself into it (static/js/release.js)."""
+    reloads itself into it (static/js/socket.js)."""
     return format_html(
         '<div id="release" hidden data-release="{}" hx-swap-oob="true"></div>', settings.RELEASE
     )

@@ -112,7 +112,7 @@ def _get_with_cookie(app, path: str, cookie: str) -> tuple[int, bytes]:
 
 
 def test_a_page_reloading_into_a_later_release_is_left_to_it(settings, not_draining):
-    """static/js/release.js's cookie names the release a reloading page wants: a process of
+    """static/js/socket.js's cookie names the release a reloading page wants: a process of
     an earlier one refuses that page load (the proxy passes it on), and only that."""
     settings.RELEASE = "20261205T110000Z-aaaaaaa"
     app = Health(django, checks=(passes,))

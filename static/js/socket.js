@@ -1,4 +1,6 @@
-// Ocho Loco: a restart or a new release that nobody at the table notices.
+// Ocho Loco: the table page's socket, in one place: its state (the page's data-ws, which other
+// modules and the tests read; the "Reconectando…" banner), its reconnection after a restart,
+// and the release its server runs.
 // A server process that goes away (a restart, a deploy) closes its sockets with 1012 "service
 // restart": the page reconnects at once, to whichever process the proxy picks, with a little
 // jitter so that a process's pages do not all arrive in the same instant; if that fails too,
@@ -17,6 +19,38 @@ htmx.config.wsReconnectDelay = function (retries) {
   if (retries === 0) return Math.random() * AT_ONCE;
   return 1000 * Math.pow(2, Math.min(retries, 6)) * Math.random();
 };
+
+// --- The socket's state ---------------------------------------------------------------
+// "Reconectando…" once it has been down for BANNER_AFTER (a restart or a deploy brings it back
+// sooner, unnoticed); nothing said once it is back. While the banner shows, the page may be
+// behind the table: no move is offered (static/js/moves.js asks `socketDown`).
+const BANNER_AFTER = 2000; // ms
+let bannerTimer = null;
+function connection(down) {
+  clearTimeout(bannerTimer);
+  bannerTimer = null;
+  const banner = document.getElementById("connection");
+  if (!banner) return;
+  if (!down) banner.hidden = true;
+  else if (banner.hidden) bannerTimer = setTimeout(function () { banner.hidden = false; }, BANNER_AFTER);
+}
+export function socketDown() {
+  const banner = document.getElementById("connection");
+  return !!banner && !banner.hidden;
+}
+function socketState(state) {
+  const page = document.getElementById("table-page");
+  if (page) page.setAttribute("data-ws", state);
+}
+document.addEventListener("htmx:wsOpen", function () {
+  socketState("open");
+  connection(false);
+});
+document.addEventListener("htmx:wsClose", function (event) {
+  socketState("closed");
+  const e = event.detail.event;
+  connection(!!e && [1006, 1011, 1012, 1013].indexOf(e.code) >= 0);
+});
 
 // --- A new release --------------------------------------------------------------------
 function pageRelease() {
