@@ -63,7 +63,7 @@ def robot_turn(*, table_id: int, version: int, due: str) -> bool:
         return services.round_deal_for_robots(table_id=table_id, version=version)
     if table.status != Table.Status.PLAYING:
         return False
-    seat = snapshot.seats[table.match_seats[state.turn]]
+    seat = snapshot.seat_of_player(state.turn)
     rng = random.Random()
     due_at = datetime.fromisoformat(due)
     if not seat.plays_as_robot:  # a person's time ran out: Normal plays their whole turn

@@ -93,10 +93,10 @@ class SeatInline(admin.TabularInline):
     @admin.display(description="puntos")
     def score(self, seat: Seat) -> int | str:
         table = seat.table
-        if not table.match_state or seat.number not in table.match_seats:
+        player = table.player_of_seat(seat.number)
+        if not table.match_state or player is None:
             return "—"
-        match = ocholoco.from_json(table.match_state)
-        return match.totals[table.match_seats.index(seat.number)]
+        return ocholoco.from_json(table.match_state).totals[player]
 
 
 class TableEventInline(admin.TabularInline):

@@ -101,6 +101,17 @@ class Table(models.Model):
     def watchers_group_name(self) -> str:
         return f"table-{self.pk}-watchers"
 
+    # A seat's number and the engine's player index: the one place that converts them. The
+    # match's players are the seats in `match_seats`, in the engine's player order.
+    def seat_of_player(self, player: int) -> int:
+        """The seat number of the engine's `player` in the current match."""
+        return self.match_seats[player]
+
+    def player_of_seat(self, seat_number: int) -> int | None:
+        """The engine's player index of the seat, or None if it is not in the match."""
+        seats = self.match_seats
+        return seats.index(seat_number) if seat_number in seats else None
+
 
 class Seat(models.Model):
     class Kind(models.TextChoices):

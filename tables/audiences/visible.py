@@ -29,8 +29,7 @@ def target_text(rules: ocholoco.RuleSet, target: int) -> str:
 
 
 def _move_text(snapshot: TableSnapshot, event: ocholoco.Event) -> str:
-    seats, order = snapshot.seats, snapshot.table.match_seats
-    return ocholoco.describe_event(event, lambda player: seats[order[player]].name)
+    return ocholoco.describe_event(event, lambda player: snapshot.seat_of_player(player).name)
 
 
 def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
@@ -44,7 +43,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
         seat = snapshot.seats.get(number)
         if seat is None and not lobby:
             continue  # an empty seat shows only in the lobby
-        player = snapshot.player_of(number) if table.match_seats else None
+        player = table.player_of_seat(number)
         entry: dict[str, Any] = {"number": number, "seat": seat, "in_match": player is not None}
         # The box's classes, worked out here: the board renders on every move, for every table.
         classes = f"player seat-{number}"
@@ -93,7 +92,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
         last = history[-1] if history else None
         context.update(
             last_kind=last.kind if last else "",
-            last_seat=table.match_seats[last.player] if last else "",
+            last_seat=table.seat_of_player(last.player) if last else "",
             last_card=str(last.card) if last and last.card else "",
             top=card_info(public.top),
             active_suit=suit_info(public.active_suit) if public.active_suit else None,
@@ -102,9 +101,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
             direction=public.direction,
             pending_draw=public.pending_draw,
             deadline=table.turn_deadline.isoformat() if in_play and table.turn_deadline else "",
-            turn_name=(
-                snapshot.seats[table.match_seats[public.turn]].name if in_play else ""
-            ),
+            turn_name=snapshot.seat_of_player(public.turn).name if in_play else "",
             last_moves=[_move_text(snapshot, e) for e in history[-3:]][::-1],
             match=match,
             target_text=target_text(match.rules, match.target) if match else "",
@@ -202,7 +199,7 @@ def panel_context(
         "seated_count": len(snapshot.seats),
         "robots": [s for s in snapshot.seats.values() if s.is_robot],
     }
-    player = snapshot.player_of(seat.number) if seat is not None else None
+    player = table.player_of_seat(seat.number) if seat is not None else None
     state = snapshot.round
     if summary is not None and player is not None:
         context["outcome"] = "won" if player in state.winners else "lost"

@@ -202,7 +202,7 @@ def _deal(change: Change, match: ocholoco.Match) -> None:
     decoded_keep(table.pk, MATCH, table.match_state, match)
     table.status = Table.Status.PLAYING
     change.log(
-        "round_started", None, round=match.round_number, dealer=table.match_seats[match.dealer]
+        "round_started", None, round=match.round_number, dealer=table.seat_of_player(match.dealer)
     )
 
 
@@ -272,9 +272,9 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
     table, state = change.table, change.round
     if table.status != Table.Status.PLAYING:
         raise TableError("No hay una ronda en juego.")
-    if seat.number not in table.match_seats:
+    player = table.player_of_seat(seat.number)
+    if player is None:
         raise TableError("No juegas en esta partida.")
-    player = table.match_seats.index(seat.number)
     if state.turn != player:
         raise TableError("No es tu turno.", reason=NOT_YOUR_TURN)
     try:
@@ -291,16 +291,17 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
         match = change.match = change.match.apply_round(new_state)
         table.match_state = ocholoco.to_json(match)
         table.status = Table.Status.MATCH_OVER if match.finished else Table.Status.ROUND_OVER
-        seats = table.match_seats
-        points = {str(seats[p]): new_state.round_points[p] for p in range(match.players)}
-        winners = [seats[p] for p in new_state.winners]
+        points = {
+            str(table.seat_of_player(p)): new_state.round_points[p] for p in range(match.players)
+        }
+        winners = [table.seat_of_player(p) for p in new_state.winners]
         _round_over(change, winners=winners, points=points, blocked=new_state.blocked)
         change.log(
             "round_over", None, points=points, blocked=new_state.blocked, winners=winners,
             scoring=match.rules.scoring,
         )
         if match.finished:
-            change.log("match_over", None, winners=[table.match_seats[p] for p in match.winners])
+            change.log("match_over", None, winners=[table.seat_of_player(p) for p in match.winners])
 
 
 def _save_round(change: Change) -> None:
@@ -349,7 +350,7 @@ def turn_play_for(
             table = change.table
             if table.version != version or table.status != Table.Status.PLAYING:
                 return False
-            seat = change.seats[table.match_seats[change.round.turn]]
+            seat = change.seats[table.seat_of_player(change.round.turn)]
             if timeout:
                 if seat.plays_as_robot or not table.turn_deadline:
                     return False

@@ -55,7 +55,7 @@ class Change:
         table = self.table
         if table.status != Table.Status.PLAYING or self.round is None:
             return (table.status, None)
-        return (table.status, table.match_seats[self.round.turn])
+        return (table.status, table.seat_of_player(self.round.turn))
 
 
 @contextmanager

@@ -157,7 +157,7 @@ def invitation_preview(snapshot: TableSnapshot | None) -> InvitationPreview:
         scores=tuple((p["name"], p.get("score", 0)) for p in players),
         target_text=board.get("target_text", ""),
         winners=tuple(
-            snapshot.seats[table.match_seats[w]].name for w in match.winners
+            snapshot.seat_of_player(w).name for w in match.winners
         ) if match is not None and match.finished else (),
         top=top["code"].split("#")[0] if top else "",
         active_suit=active["code"] if active and board.get("suit_changed") else "",

@@ -43,7 +43,7 @@ def alert_text(table: Table, seat: Seat) -> dict[str, str]:
         last = next((e for e in reversed(history) if e.kind in ("play", "pass", "penalty")), None)
         if last is not None:
             said = ocholoco.describe_event(
-                last, lambda player: seats[table.match_seats[player]].name
+                last, lambda player: seats[table.seat_of_player(player)].name
             )
             body = f"{said}: te toca."
     url = f"/mesa/{table.player_code}/"  # the players' own link: a new invitation keeps it

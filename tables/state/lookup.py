@@ -29,7 +29,7 @@ def turn_due_in(snapshot: TableSnapshot, robot_delay: float) -> float | None:
         return ROBOTS_NEXT_ROUND_DELAY  # nobody is left to tap SIGUIENTE RONDA
     if table.status != Table.Status.PLAYING or snapshot.round is None:
         return None
-    seat = snapshot.seats.get(table.match_seats[snapshot.round.turn])
+    seat = snapshot.seats.get(table.seat_of_player(snapshot.round.turn))
     if seat is None:
         return None
     if seat.plays_as_robot:
@@ -75,12 +75,12 @@ def tables_of_browser(secrets_by_table: dict[str, str]) -> list[dict[str, Any]]:
             continue
         state, match = snapshot.round, snapshot.match
         turn_number = (
-            table.match_seats[state.turn]
+            table.seat_of_player(state.turn)
             if table.status == Table.Status.PLAYING and state is not None else None
         )
         others = []
         for number, seat in sorted(snapshot.seats.items()):
-            player = snapshot.player_of(number)
+            player = table.player_of_seat(number)
             others.append({
                 "name": seat.name,
                 "me": seat.pk == mine.pk,

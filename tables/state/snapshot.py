@@ -39,9 +39,9 @@ class TableSnapshot:
         """The table's invitation link, the same in every audience's panel."""
         return reverse("table", kwargs={"code": self.table.code})
 
-    def player_of(self, seat_number: int) -> int | None:
-        seats = self.table.match_seats
-        return seats.index(seat_number) if seat_number in seats else None
+    def seat_of_player(self, player: int) -> Seat:
+        """The seat of the engine's `player` (`Table.seat_of_player`)."""
+        return self.seats[self.table.seat_of_player(player)]
 
 
 def _seats(table: Table) -> list[Seat]:
