@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib import messages
@@ -17,11 +18,14 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonRespons
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 import ocholoco
 from tables.audiences.cards import card_info
+from tables.audiences.match_record import match_record, match_transcript
 from tables.audiences.narration import away_summary, round_log, table_log_lines
 from tables.audiences.render import render_for_viewer
 from tables.audiences.round_history import (
@@ -38,6 +42,7 @@ from tables.live.frames import latest_frames
 from tables.metrics import MOVE_POST_TO_PUSH, post_refused
 from tables.models import Seat, Table, TableRound
 from tables.plug import page_parts_context
+from tables.state import clock
 from tables.state.lookup import table_by_code, table_or_404, table_ref_or_404, tables_of_browser
 from tables.state.refusal import TableError
 from tables.state.seat_secrets import (
@@ -253,6 +258,51 @@ def table_history_page(request: HttpRequest, code: str) -> HttpResponse:
         "table": table, "matches": table_history(table), "deck": _deck(request), "code": code,
     }
     return render(request, "tables/history.html", context)
+
+
+MATCH_NOT_FOUND = "Esa partida no existe en esta mesa, o el enlace de la mesa cambió."
+
+
+def _match_file(
+    code: str, number: int, build: Callable[..., str | None], extension: str, content_type: str
+) -> HttpResponse | None:
+    """The match's file as a download, or None (no such table or match)."""
+    table = table_by_code(code)
+    text = build(table, number, now=clock.now()) if table is not None else None
+    if text is None:
+        return None
+    response = HttpResponse(text, content_type=content_type)
+    filename = f"ocholoco-{table.created_at:%Y%m%d-%H%M}-partida-{number}.{extension}"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+def _match_json(table: Table, number: int, *, now: datetime) -> str | None:
+    record = match_record(table, number, now=now)
+    return None if record is None else json.dumps(record, ensure_ascii=False, indent=1) + "\n"
+
+
+@require_GET
+@never_cache
+def match_record_download(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """The match as a file the engine can check (`ocholoco.record_check`): its rules, players,
+    every round's commitment, reveal once it is over, moves and points."""
+    response = _match_file(code, number, _match_json, "json", "application/json; charset=utf-8")
+    if response is None:
+        return render(request, "tables/missing.html", {"message": MATCH_NOT_FOUND}, status=404)
+    return response
+
+
+@require_GET
+@never_cache
+def match_transcript_download(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """The match told in Spanish for a person to read, with the game log's sentences."""
+    response = _match_file(
+        code, number, match_transcript, "txt", "text/plain; charset=utf-8"
+    )
+    if response is None:
+        return render(request, "tables/missing.html", {"message": MATCH_NOT_FOUND}, status=404)
+    return response
 
 
 @require_POST
