@@ -1,12 +1,14 @@
 """Finding tables: the table a link leads to, a table still at a version, the tables waiting on
-a robot (and when), the tables a browser holds a seat at."""
+a robot (and when), the tables a browser holds a seat at, the archived tables due to go."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
-from django.db.models import OuterRef, Prefetch, Q, Subquery
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
 
 from tables.models import Seat, Table, TableRound
@@ -105,6 +107,26 @@ def tables_of_browser(secrets_by_table: dict[str, str]) -> list[dict[str, Any]]:
     rows.sort(key=lambda r: r["table"].created_at, reverse=True)
     rows.sort(key=lambda r: not r["my_turn"])
     return rows
+
+
+def archived_kept_until(table: Table) -> datetime | None:
+    """When an archived table is deleted: `ARCHIVED_TABLES_KEEP_DAYS` after it was archived.
+    None for a table that is not archived, or when archived tables are kept for ever (0).
+    Nothing writes an archived table (`changing` refuses it), so the time it last changed,
+    `updated_at`, is when it was archived."""
+    days = settings.ARCHIVED_TABLES_KEEP_DAYS
+    if table.status != Table.Status.ARCHIVED or days <= 0:
+        return None
+    return table.updated_at + timedelta(days=days)
+
+
+def tables_archived_expired() -> QuerySet[Table]:
+    """The archived tables whose `archived_kept_until` has passed (none when kept for ever)."""
+    days = settings.ARCHIVED_TABLES_KEEP_DAYS
+    if days <= 0:
+        return Table.objects.none()
+    cutoff = clock.now() - timedelta(days=days)
+    return Table.objects.filter(status=Table.Status.ARCHIVED, updated_at__lt=cutoff)
 
 
 def table_by_code(code: str) -> Table | None:
