@@ -225,6 +225,8 @@ def test_each_match_of_a_rematch_is_downloadable_and_my_tables_offers_the_finish
     history = Person().get(f"/mesa/{table.code}/historial/").content.decode()
     for number in (1, 2):
         assert f"/mesa/{table.code}/partida/{number}.json" in history
+        assert f"/mesa/{table.code}/partida/{number}.txt" in history
+    assert history.count("la ronda en juego va sin revelar") == 1  # match 2's
 
     for person in people:
         mine = person.get("/mis-mesas/").content.decode()
