@@ -433,12 +433,11 @@ def tables_archive_stale() -> int:
 
 
 def tables_delete_archived() -> int:
-    """Delete every table archived for longer than `ARCHIVED_TABLES_KEEP_DAYS` (0: none, see
-    `lookup.archived_kept_until`), with
-    all that hangs on it: seats, rounds, the log, presences, alerts' subscriptions and the
-    chat (their foreign keys cascade; the moderation record stays, without its table). A table
-    that is not archived is never touched. Each table is deleted in a transaction of its own.
-    Returns how many."""
+    """Delete every table archived for longer than `ARCHIVED_TABLES_KEEP_DAYS` (0: none; see
+    `lookup.archived_kept_until`) with all that hangs on it: seats, rounds, the log, presences,
+    alerts' subscriptions and the chat (their foreign keys cascade; the moderation record
+    stays, without its table). A table that is not archived is never touched. Each table goes
+    in a transaction of its own. Returns how many."""
     old = tables_archived_expired()
     count = 0
     for table_id in old.values_list("pk", flat=True):

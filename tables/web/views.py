@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from datetime import datetime
 
 from django.conf import settings
 from django.contrib import messages
@@ -263,23 +262,17 @@ def table_history_page(request: HttpRequest, code: str) -> HttpResponse:
 MATCH_NOT_FOUND = "Esa partida no existe en esta mesa, o el enlace de la mesa cambió."
 
 
-def _match_file(
-    code: str, number: int, build: Callable[..., str | None], extension: str, content_type: str
-) -> HttpResponse | None:
-    """The match's file as a download, or None (no such table or match)."""
-    table = table_by_code(code)
-    text = build(table, number, now=clock.now()) if table is not None else None
-    if text is None:
-        return None
-    response = HttpResponse(text, content_type=content_type)
+def _match_not_found(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/missing.html", {"message": MATCH_NOT_FOUND}, status=404)
+
+
+def _match_file(table: Table, number: int, text: str, content_type: str) -> HttpResponse:
+    """`text` as a download named after the table and the match (`.json`, `.txt`)."""
+    extension = "json" if content_type.startswith("application/json") else "txt"
     filename = f"ocholoco-{table.created_at:%Y%m%d-%H%M}-partida-{number}.{extension}"
+    response = HttpResponse(text, content_type=content_type)
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
-
-
-def _match_json(table: Table, number: int, *, now: datetime) -> str | None:
-    record = match_record(table, number, now=now)
-    return None if record is None else json.dumps(record, ensure_ascii=False, indent=1) + "\n"
 
 
 @require_GET
@@ -287,22 +280,23 @@ def _match_json(table: Table, number: int, *, now: datetime) -> str | None:
 def match_record_download(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The match as a file the engine can check (`ocholoco.record_check`): its rules, players,
     every round's commitment, reveal once it is over, moves and points."""
-    response = _match_file(code, number, _match_json, "json", "application/json; charset=utf-8")
-    if response is None:
-        return render(request, "tables/missing.html", {"message": MATCH_NOT_FOUND}, status=404)
-    return response
+    table = table_by_code(code)
+    record = match_record(table, number, now=clock.now()) if table is not None else None
+    if record is None:
+        return _match_not_found(request)
+    text = json.dumps(record, ensure_ascii=False, indent=1) + "\n"
+    return _match_file(table, number, text, "application/json; charset=utf-8")
 
 
 @require_GET
 @never_cache
 def match_transcript_download(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The match told in Spanish for a person to read, with the game log's sentences."""
-    response = _match_file(
-        code, number, match_transcript, "txt", "text/plain; charset=utf-8"
-    )
-    if response is None:
-        return render(request, "tables/missing.html", {"message": MATCH_NOT_FOUND}, status=404)
-    return response
+    table = table_by_code(code)
+    text = match_transcript(table, number, now=clock.now()) if table is not None else None
+    if text is None:
+        return _match_not_found(request)
+    return _match_file(table, number, text, "text/plain; charset=utf-8")
 
 
 @require_POST
