@@ -165,9 +165,11 @@ def match_transcript(table: Table, number: int, *, now: datetime) -> str | None:
     ]
     lines = [
         f"Ocho Loco · Partida {number}",
-        f"Reglas: {table.rules.label}.",
         f"Jugadores: {names_joined(players)}.",
         f"Descargada el {now:%d/%m/%Y a las %H:%M} (UTC).",
+        "",
+        f"Reglas: {table.rules.label}",
+        *(f"  {sentence}" for sentence in ocholoco.describe_rules(table.rules)),
     ]
     for played in match.rounds:
         record = played.record

@@ -122,6 +122,9 @@ def test_a_downloaded_match_replays_to_the_same_scores_and_its_reveals_match_the
 
     # The transcript: the game log's own sentences, every deal's commitment and reveal.
     assert transcript.startswith("Ocho Loco · Partida 1\n")
+    rules = table.rules  # the house rules, told as the rules card tells them
+    assert f"Reglas: {rules.label}\n" in transcript
+    assert all(f"  {sentence}\n" in transcript for sentence in ocholoco.describe_rules(rules))
     for entry in record["rondas"]:
         assert entry["huella"] in transcript and entry["revelado"] in transcript
     match_log = table_log_lines(table, rounds[0].start_version, limit=10**6)
