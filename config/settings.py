@@ -163,6 +163,9 @@ TASK_WORKERS = int(os.environ.get("TASK_WORKERS", "1"))
 TASK_POLL_INTERVAL = float(os.environ.get("TASK_POLL_INTERVAL", "0.1"))
 # Seconds between robot moves, so that people can follow them.
 ROBOT_DELAY = float(os.environ.get("ROBOT_DELAY", "1.0"))
+# Days an archived table is kept (still viewable, its matches downloadable) before the hourly
+# housekeeping deletes it with its rounds, log and chat; 0 keeps archived tables for ever.
+ARCHIVED_TABLES_KEEP_DAYS = max(0, int(os.environ.get("ARCHIVED_TABLES_KEEP_DAYS", "365")))
 
 # Metrics (tables.metrics): with METRICS_PORT set, this process serves its own metrics, in
 # Prometheus' text format, on METRICS_HOST:METRICS_PORT: an internal address, never the public

@@ -26,6 +26,7 @@ from .notation import (
 )
 from .options import rules_from_json, rules_to_json, ruleset_from_options
 from .playout import random_playout
+from .record import RECORD_FORMAT, RECORD_VERSION, RecordCheck, RecordError, record_check
 from .replay import replay
 from .round import apply_action, apply_move, events_between, new_round, stacked_deck, step
 from .rules import PRESETS, Effect, InvalidRules, RuleSet, card_points, deck_cards
@@ -41,10 +42,11 @@ from .view import (
 )
 
 __all__ = [
-    "CARDS", "DRAW_ACTION", "JOKER", "PASS_ACTION", "PRESETS", "RANKS", "SUITS", "SUIT_NAMES",
+    "CARDS", "DRAW_ACTION", "JOKER", "PASS_ACTION", "PRESETS", "RANKS", "RECORD_FORMAT",
+    "RECORD_VERSION", "SUITS", "SUIT_NAMES",
     "SUIT_SYMBOLS",
     "Card", "Catch", "Deal", "Draw", "Effect", "Event", "IllegalMove", "InvalidRules", "Match",
-    "Move", "Pass", "Play",
+    "Move", "Pass", "Play", "RecordCheck", "RecordError",
     "Round", "RoundView", "RuleSet", "action_of", "actions_for", "apply_action", "apply_move",
     "card_name",
     "card_points", "card_symbol", "card_values", "commitment_of", "copy_labels", "deck_cards",
@@ -52,7 +54,8 @@ __all__ = [
     "events_between", "move_to_str", "rules_from_json", "rules_to_json",
     "ruleset_from_options",
     "from_json", "legal_actions", "legal_moves", "legal_moves_for_view", "new_match",
-    "new_round", "parse_move", "random_playout", "rank_name", "replay", "reshuffle_order",
+    "new_round", "parse_move", "random_playout", "rank_name", "record_check", "replay",
+    "reshuffle_order",
     "revealed_hands", "round_from_guess", "shuffled_deal", "stacked_deck", "step",
     "to_json",
     "turn_began_at", "view_for", "why_not_playable", "why_not_playable_for_view",

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.core.exceptions import PermissionDenied
@@ -21,13 +22,27 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
 import ocholoco
 from tables import plug
 from tables.changes import moderation
 from tables.models import Seat, Table, TableEvent
+from tables.state.lookup import archived_kept_until
 from tables.state.refusal import TableError
+
+
+def retention_said() -> str:
+    """The retention rule for archived tables, as the admin's list of tables says it."""
+    days = settings.ARCHIVED_TABLES_KEEP_DAYS
+    if days <= 0:
+        return "Las mesas archivadas se guardan para siempre (ARCHIVED_TABLES_KEEP_DAYS=0)."
+    return (
+        f"Las mesas archivadas se guardan {days} días (ARCHIVED_TABLES_KEEP_DAYS) y después se "
+        "borran con sus rondas, su registro y su chat. Las demás no se borran nunca."
+    )
 
 
 class ReasonActionForm(ActionForm):
@@ -115,7 +130,7 @@ class TableEventInline(admin.TabularInline):
 class TableAdmin(ReadOnlyAdmin):
     list_display = [
         "code", "status", "rules_key", "players", "robots", "spectators_now", "created_at",
-        "last_move_at",
+        "last_move_at", "deleted_on",
     ]
     list_filter = ["status", "rules_key"]
     search_fields = ["code", "seats__name"]
@@ -146,6 +161,24 @@ class TableAdmin(ReadOnlyAdmin):
     @admin.display(description="mirando ahora", ordering="spectators_count")
     def spectators_now(self, table: Table) -> int:
         return table.spectators_count
+
+    @admin.display(description="se borra")
+    def deleted_on(self, table: Table) -> str:
+        """When an archived table is deleted, by the retention rule
+        (`ARCHIVED_TABLES_KEEP_DAYS`)."""
+        until = archived_kept_until(table)
+        if until is not None:
+            return date_format(timezone.localtime(until), "j M Y")
+        if table.status == Table.Status.ARCHIVED:
+            return "nunca"
+        return "—"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [*super().get_readonly_fields(request, obj), "deleted_on"]
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {**(extra_context or {}), "subtitle": retention_said()}
+        return super().changelist_view(request, extra_context)
 
     @admin.action(description="Cerrar las mesas elegidas", permissions=["change"])
     def close(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:

@@ -31,6 +31,14 @@ urlpatterns = [
     path("mesa/<str:code>/registro/", views.table_log, name="table_log"),
     path("mesa/<str:code>/lineas/", views.table_log_since, name="table_log_since"),
     path("mesa/<str:code>/historial/", views.table_history_page, name="table_history"),
+    path(
+        "mesa/<str:code>/partida/<int:number>.json", views.match_record_download,
+        name="match_record",
+    ),
+    path(
+        "mesa/<str:code>/partida/<int:number>.txt", views.match_transcript_download,
+        name="match_transcript",
+    ),
     path("mesa/<str:code>/ronda/<int:round_id>/", views.round_replay_page, name="round_replay"),
     path(
         "mesa/<str:code>/ronda/<int:round_id>/justo/", views.round_fairness_page,

@@ -1,11 +1,13 @@
 """Finished rounds: the deal's proof, the replay, the fairness check, the table's history.
 
 A round's reveal and its moves with every hand face up are shown only once it is over: the
-functions here read `TableRound.reveal` only for a finished round, and nothing else does.
+functions here read `TableRound.reveal` only for a finished round, and nothing else does (a
+match's file, `match_record`, asks `round_reveal` and `round_replayed`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import ocholoco
@@ -18,12 +20,30 @@ def round_proof(table: Table) -> dict[str, Any] | None:
     record = table.rounds.order_by("-id").first()
     if record is None or not record.finished:
         return None
-    return {"id": record.pk, "reveal": record.reveal, "commitment": record.commitment}
+    return {
+        "id": record.pk, "reveal": record.reveal, "commitment": record.commitment,
+        "match": record.match_number,
+    }
 
 
 def finished_round(table: Table, round_id: int) -> TableRound | None:
     """A round of `table` that is over, or None (unknown, or still being played)."""
     return table.rounds.filter(pk=round_id, finished=True).first()
+
+
+def round_reveal(record: TableRound) -> str | None:
+    """The round's reveal text once it is over; None while it is played."""
+    return record.reveal if record.finished else None
+
+
+def round_replayed(record: TableRound, moves: Iterable[str]) -> list[ocholoco.Round]:
+    """A finished round again from its reveal and `moves` (its moves in the table's log, in
+    order): as dealt, then after each move. A round in play is never replayed (ValueError)."""
+    reveal = round_reveal(record)
+    if reveal is None:
+        raise ValueError("a round in play is not replayed")
+    deal = ocholoco.Deal.parse(reveal)
+    return ocholoco.replay(record.table.rules, len(record.seats), record.dealer, deal, moves)
 
 
 def _replayed(record: TableRound) -> list[ocholoco.Round]:
@@ -34,8 +54,7 @@ def _replayed(record: TableRound) -> list[ocholoco.Round]:
     if later is not None:
         events = events.filter(version__lte=later.start_version)
     moves = (event.data["move"] for event in events.order_by("id").iterator())
-    deal = ocholoco.Deal.parse(record.reveal)
-    return ocholoco.replay(table.rules, len(record.seats), record.dealer, deal, moves)
+    return round_replayed(record, moves)
 
 
 def _player_names(record: TableRound) -> list[str]:

@@ -16,6 +16,7 @@ from tables.audiences.cards import card_info, cards_info, hand_grid, suit_info
 from tables.audiences.narration import log_lines, names_joined
 from tables.audiences.round_history import round_proof
 from tables.models import Seat, Table
+from tables.state.lookup import archived_kept_until
 from tables.state.snapshot import TableSnapshot
 
 # The robot levels a host may add (value, label): Django builds `choices` anew on every read.
@@ -80,6 +81,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
         # that missed versions asks for them, `views.table_log_since`).
         "log_feed": log_lines(snapshot.events, snapshot) if snapshot.events else [],
         "status": table.status,
+        "deleted_on": archived_kept_until(table),
         "deal_commitment": table.deal_commitment if state is not None else "",
         "free_seats": table.seat_count - len(snapshot.seats),
         # Five or more boxes on the board: the compact layout (lobby: every seat is shown).

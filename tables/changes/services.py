@@ -32,6 +32,7 @@ from tables.metrics import ILLEGAL, MOVES_BY_PERSON, MOVES_BY_ROBOT, NOT_YOUR_TU
 from tables.models import Seat, Table, TableEvent, TableRound, hash_secret, new_table_code
 from tables.state import clock
 from tables.state.decoded import MATCH, ROUND, decoded_keep
+from tables.state.lookup import tables_archived_expired
 from tables.state.refusal import TableError
 from tables.state.seat_secrets import seat_by_secret
 
@@ -429,6 +430,21 @@ def tables_archive_stale() -> int:
         except TableError:
             continue
         count += 1
+    return count
+
+
+def tables_delete_archived() -> int:
+    """Delete every table archived for longer than `ARCHIVED_TABLES_KEEP_DAYS` (0: none; see
+    `lookup.archived_kept_until`) with all that hangs on it: seats, rounds, the log, presences,
+    alerts' subscriptions and the chat (their foreign keys cascade; the moderation record
+    stays, without its table). A table that is not archived is never touched. Each table goes
+    in a transaction of its own. Returns how many."""
+    old = tables_archived_expired()
+    count = 0
+    for table_id in old.values_list("pk", flat=True):
+        with transaction.atomic():
+            deleted, _ = old.filter(pk=table_id).delete()
+        count += bool(deleted)
     return count
 
 

@@ -3,7 +3,7 @@
 `manage.py tasks_worker` processes (django-tasks-db's `db_worker`, after our start-up), or in
 the embedded default `TASK_WORKERS` threads inside the web process (`workers_start_in_process`).
 When they start they run the apps' start-up hooks (`tables.plug`), then hourly housekeeping:
-archiving stale tables and forgetting old task results.
+archiving stale tables, deleting the long archived ones and forgetting old task results.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
 from tables import plug
-from tables.changes.services import tables_archive_stale
+from tables.changes.services import tables_archive_stale, tables_delete_archived
 from tables.live import broadcast
 from tables.state import clock
 
@@ -60,9 +60,14 @@ TASK_RESULTS_KEPT = timedelta(hours=1)
 
 @task()
 def tables_housekeeping() -> int:
-    """Hourly: archive the tables with no move for 30 days and forget old task results.
-    Returns how many tables it archived."""
+    """Hourly: archive the tables with no move for 30 days, delete those archived for longer
+    than `ARCHIVED_TABLES_KEEP_DAYS`, and forget old task results. Returns how many tables it
+    archived."""
     count = tables_archive_stale()
+    deleted = tables_delete_archived()
+    if deleted:
+        logger.info("Deleted %d tables archived for over %d days", deleted,
+                    settings.ARCHIVED_TABLES_KEEP_DAYS)
     DBTaskResult.objects.finished().filter(finished_at__lt=clock.now() - TASK_RESULTS_KEPT).delete()
     tables_housekeeping.using(run_after=clock.now() + timedelta(hours=1)).enqueue()
     return count

@@ -1,15 +1,17 @@
 """Finding tables: the table a link leads to, a table still at a version, the tables waiting on
-a robot (and when), the tables a browser holds a seat at."""
+a robot (and when), the tables a browser holds a seat at, the archived tables due to go."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
-from django.db.models import Prefetch, Q
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
 
-from tables.models import Seat, Table
+from tables.models import Seat, Table, TableRound
 from tables.state import clock
 from tables.state.seat_secrets import seat_by_secret
 from tables.state.snapshot import TableSnapshot
@@ -64,10 +66,15 @@ def _seats_by_number() -> Prefetch:
 
 
 def tables_of_browser(secrets_by_table: dict[str, str]) -> list[dict[str, Any]]:
-    """My tables: every table this browser holds a seat at, "te toca" first, then newest."""
+    """My tables: every table this browser holds a seat at, "te toca" first, then newest, each
+    with the matches played at it to their end."""
     ids = [int(pk) for pk in secrets_by_table if pk.isdigit()]
     rows = []
-    for table in Table.objects.filter(pk__in=ids).prefetch_related(_seats_by_number()):
+    matches = Subquery(
+        TableRound.objects.filter(table=OuterRef("pk")).order_by("-id").values("match_number")[:1]
+    )
+    tables = Table.objects.filter(pk__in=ids).annotate(matches=matches)
+    for table in tables.prefetch_related(_seats_by_number()):
         snapshot = TableSnapshot.load(table, table.seats_by_number)
         secret = secrets_by_table[str(table.pk)]
         mine = seat_by_secret(snapshot.seats.values(), secret)
@@ -93,10 +100,33 @@ def tables_of_browser(secrets_by_table: dict[str, str]) -> list[dict[str, Any]]:
             "my_turn": turn_number == mine.number,
             "turn_name": snapshot.seats[turn_number].name if turn_number is not None else "",
             "rules": table.rules.label,
+            # Every match played to its end (the last one, once its match is over).
+            "matches_over": list(range(1, table.matches or 1))
+            + ([table.matches] if table.matches and match and match.finished else []),
         })
     rows.sort(key=lambda r: r["table"].created_at, reverse=True)
     rows.sort(key=lambda r: not r["my_turn"])
     return rows
+
+
+def archived_kept_until(table: Table) -> datetime | None:
+    """When an archived table is deleted: `ARCHIVED_TABLES_KEEP_DAYS` after it was archived.
+    None for a table that is not archived, or when archived tables are kept for ever (0).
+    Nothing writes an archived table (`changing` refuses it), so the time it last changed,
+    `updated_at`, is when it was archived."""
+    days = settings.ARCHIVED_TABLES_KEEP_DAYS
+    if table.status != Table.Status.ARCHIVED or days <= 0:
+        return None
+    return table.updated_at + timedelta(days=days)
+
+
+def tables_archived_expired() -> QuerySet[Table]:
+    """The archived tables whose `archived_kept_until` has passed (none when kept for ever)."""
+    days = settings.ARCHIVED_TABLES_KEEP_DAYS
+    if days <= 0:
+        return Table.objects.none()
+    cutoff = clock.now() - timedelta(days=days)
+    return Table.objects.filter(status=Table.Status.ARCHIVED, updated_at__lt=cutoff)
 
 
 def table_by_code(code: str) -> Table | None:

@@ -17,11 +17,14 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonRespons
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 import ocholoco
 from tables.audiences.cards import card_info
+from tables.audiences.match_record import match_record, match_transcript
 from tables.audiences.narration import away_summary, round_log, table_log_lines
 from tables.audiences.render import render_for_viewer
 from tables.audiences.round_history import (
@@ -38,6 +41,7 @@ from tables.live.frames import frames_newer, frames_of
 from tables.metrics import MOVE_POST_TO_PUSH, post_refused
 from tables.models import Seat, Table, TableRound
 from tables.plug import page_parts_context
+from tables.state import clock
 from tables.state.lookup import table_by_code, table_or_404, table_ref_or_404, tables_of_browser
 from tables.state.refusal import TableError
 from tables.state.seat_secrets import (
@@ -253,6 +257,46 @@ def table_history_page(request: HttpRequest, code: str) -> HttpResponse:
         "table": table, "matches": table_history(table), "deck": _deck(request), "code": code,
     }
     return render(request, "tables/history.html", context)
+
+
+MATCH_NOT_FOUND = "Esa partida no existe en esta mesa, o el enlace de la mesa cambió."
+
+
+def _match_not_found(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/missing.html", {"message": MATCH_NOT_FOUND}, status=404)
+
+
+def _match_file(table: Table, number: int, text: str, content_type: str) -> HttpResponse:
+    """`text` as a download named after the table and the match (`.json`, `.txt`)."""
+    extension = "json" if content_type.startswith("application/json") else "txt"
+    filename = f"ocholoco-{table.created_at:%Y%m%d-%H%M}-partida-{number}.{extension}"
+    response = HttpResponse(text, content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@require_GET
+@never_cache
+def match_record_download(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """The match as a file the engine can check (`ocholoco.record_check`): its rules, players,
+    every round's commitment, reveal once it is over, moves and points."""
+    table = table_by_code(code)
+    record = match_record(table, number, now=clock.now()) if table is not None else None
+    if record is None:
+        return _match_not_found(request)
+    text = json.dumps(record, ensure_ascii=False, indent=1) + "\n"
+    return _match_file(table, number, text, "application/json; charset=utf-8")
+
+
+@require_GET
+@never_cache
+def match_transcript_download(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """The match told in Spanish for a person to read, with the game log's sentences."""
+    table = table_by_code(code)
+    text = match_transcript(table, number, now=clock.now()) if table is not None else None
+    if text is None:
+        return _match_not_found(request)
+    return _match_file(table, number, text, "text/plain; charset=utf-8")
 
 
 @require_POST

@@ -1,9 +1,10 @@
-"""A finished round in Chromium: its deal checked with Web Crypto, its replay stepped through
-with the arrow keys (desktop) and the buttons (phone)."""
+"""A finished round in Chromium: its match downloaded, its deal checked with Web Crypto, its
+replay stepped through with the arrow keys (desktop) and the buttons (phone)."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -29,6 +30,13 @@ def test_after_a_round_the_deal_checks_out_in_the_browser_and_the_round_replays(
     play_round([ana])
     reveal = ana.locator("#panel .summary [data-deal-reveal]").get_attribute("data-deal-reveal")
     assert reveal.startswith("ocholoco-reparto-1 sal=")
+
+    # Descargar la partida: the transcript, with the deal's commitment and its reveal.
+    with ana.expect_download() as download:
+        ana.click("#panel .summary >> text=Descargar la partida")
+    assert download.value.suggested_filename.endswith("-partida-1.txt")
+    told = Path(download.value.path()).read_text(encoding="utf-8")
+    assert told.startswith("Ocho Loco · Partida 1") and commitment in told and reveal in told
 
     # ¿Fue justo el reparto? The browser hashes the revealed text and deals its deck.
     ana.click("#panel .summary >> text=¿Fue justo el reparto?")

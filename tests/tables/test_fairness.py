@@ -258,6 +258,7 @@ def test_a_reshuffle_is_ordered_by_the_committed_salt_and_the_fairness_page_show
         with django_capture_on_commit_callbacks(execute=True):
             assert person.move(table, ocholoco.move_to_str(move)).status_code == 200
     play_to_the_end(table, people, rng, django_capture_on_commit_callbacks)
+    record.refresh_from_db()  # over now: only a finished round is replayed
 
     context = round_history.round_fairness(record)
     first = context["reshuffles"][0]

@@ -1,0 +1,37 @@
+"""Check a downloaded match file: `manage.py match_check partida.json` (`ocholoco.record_check`:
+every finished round replayed from its reveal, each reveal against its commitment)."""
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+import ocholoco
+
+
+class Command(BaseCommand):
+    help = (
+        "Comprueba el archivo JSON de una partida: cada reparto revelado da su huella y las "
+        "jugadas, repetidas, dan los puntos y los ganadores."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("file", help="el archivo .json descargado de la mesa")
+
+    def handle(self, *args: object, **options: object) -> None:
+        try:
+            record = json.loads(Path(str(options["file"])).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise CommandError(f"No se pudo leer el archivo: {error}") from None
+        try:
+            checked = ocholoco.record_check(record)
+        except ocholoco.RecordError as refused:
+            raise CommandError(f"La partida no se comprueba: {refused}") from None
+        names = [player.get("nombre", "?") for player in record["jugadores"]]
+        totals = " · ".join(f"{n} {t}" for n, t in zip(names, checked.match.totals, strict=True))
+        self.stdout.write(
+            f"Partida comprobada: {len(checked.rounds)} ronda(s) terminada(s), cada reparto "
+            f"da su huella y las jugadas dan los puntos. Total: {totals}."
+        )
+        if checked.in_play:
+            self.stdout.write("La última ronda seguía en juego: su reparto no se reveló.")
