@@ -84,6 +84,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tables.web.deck.deck",  # every page shows the browser's deck design
             ],
             "builtins": ["template_partials.templatetags.partials"],
         },

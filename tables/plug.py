@@ -49,7 +49,7 @@ def frame_parts_html(change: AppliedChange) -> str:
     return "".join(part(change) for part in _frame_parts)
 
 
-# --- A table page and its socket: run by `tables.web.views` and `tables.live.reconnect` -------
+# --- A table page and its socket: run by `tables.web.table` and `tables.live.reconnect` -------
 
 
 @dataclass(frozen=True)

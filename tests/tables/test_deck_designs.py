@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tables.web.views import DECKS
+from tables.web.deck import DECKS
 
 from .helpers import ANA_HAND, Person, page
 

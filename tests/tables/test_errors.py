@@ -32,7 +32,7 @@ def test_a_server_error_is_spanish_and_styled_like_the_site(production, monkeypa
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("tables.web.views.render", broken)
+    monkeypatch.setattr("tables.web.home.render", broken)
     response = Client(raise_request_exception=False).get("/")
     html = response.content.decode()
     assert response.status_code == 500
