@@ -23,7 +23,7 @@ from .state import Round, assemble
 class RoundView:
     rules: RuleSet
     players: int
-    player: int  # the viewer
+    player: int | None  # the viewer; None: a spectator, who holds no hand
     dealer: int
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]  # every player's card count, in player order
@@ -57,15 +57,16 @@ class RoundView:
         return t, hand, self.top.value, SUIT_INDEX[self.active_suit], self.pending_draw, rank
 
 
-def view_for(state: Round, player: int) -> RoundView:
-    if not 0 <= player < state.players:
+def view_for(state: Round, player: int | None) -> RoundView:
+    """What `player` may know of the round; `None`: what a spectator may (everybody's)."""
+    if player is not None and not 0 <= player < state.players:
         raise ValueError(f"no player {player} in this round")
     return RoundView(
         rules=state.rules,
         players=state.players,
         player=player,
         dealer=state.dealer,
-        hand=state.hands[player],
+        hand=state.hands[player] if player is not None else (),
         hand_sizes=state.hand_sizes,
         top=state.top,
         active_suit=state.active_suit,

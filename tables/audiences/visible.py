@@ -37,7 +37,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
     """The public part: seats, counts, scores, top card, stock, direction, whose turn."""
     table, state, match = snapshot.table, snapshot.round, snapshot.match
     in_play = table.status == Table.Status.PLAYING
-    public = ocholoco.view_for(state, 0) if state is not None else None
+    public = ocholoco.view_for(state, None) if state is not None else None
     lobby = table.status == Table.Status.LOBBY
     players = []
     for number in range(table.seat_count):

@@ -19,6 +19,15 @@ from ocholoco import (
 from .positions import play, position
 
 
+def test_a_spectators_view_holds_no_hand_and_no_move_and_the_same_table_as_a_players():
+    state = new_round("especiales", 3, seed=4)
+    watcher, player = view_for(state, None), view_for(state, state.turn)
+    assert watcher.player is None and watcher.hand == () and watcher.drawn is None
+    assert not watcher.my_turn and legal_moves_for_view(watcher) == []
+    public = ("hand_sizes", "top", "active_suit", "stock_size", "turn", "direction", "history")
+    assert all(getattr(watcher, field) == getattr(player, field) for field in public)
+
+
 def test_a_view_holds_the_own_hand_and_only_the_card_counts_of_the_others():
     state = new_round("especiales", 3, seed=4)
     view = view_for(state, 1)
