@@ -197,11 +197,7 @@ def _deal(change: Change, match: ocholoco.Match) -> None:
     state = match.deal(deck=deal.deck, salt=deal.salt)
     change.round, change.match = state, match
     _round_record(change, match, deal)
-    table.round_state = ocholoco.to_json(state)
-    table.match_state = ocholoco.to_json(match)
-    decoded_keep(table.pk, ROUND, table.round_state, state)
-    decoded_keep(table.pk, MATCH, table.match_state, match)
-    table.status = Table.Status.PLAYING
+    _game_keep(change, match_changed=True)
     change.log(
         "round_started", None, round=match.round_number, dealer=table.seat_of_player(match.dealer)
     )
@@ -290,8 +286,7 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
     change.log("move", seat.number, move=ocholoco.move_to_str(move), events=said, **extra)
     if new_state.finished:
         match = change.match = change.match.apply_round(new_state)
-        table.match_state = ocholoco.to_json(match)
-        table.status = Table.Status.MATCH_OVER if match.finished else Table.Status.ROUND_OVER
+        _game_keep(change, match_changed=True)
         points = {
             str(table.seat_of_player(p)): new_state.round_points[p] for p in range(match.players)
         }
@@ -305,12 +300,21 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
             change.log("match_over", None, winners=[table.seat_of_player(p) for p in match.winners])
 
 
-def _save_round(change: Change) -> None:
-    """The round as the moves left it, encoded once after all of them (and kept decoded: the
-    next move reads this JSON back)."""
-    table = change.table
-    table.round_state = ocholoco.to_json(change.round)
-    decoded_keep(table.pk, ROUND, table.round_state, change.round)
+def _game_keep(change: Change, *, match_changed: bool = False) -> None:
+    """The table's stored round (and match, when it changed) and its status, from the engine's
+    state: the one place they are kept in step, after a deal, a round's end and a turn's
+    moves (the round encoded once after all of them). Each is kept decoded too: the next
+    move reads this JSON back."""
+    table, state, match = change.table, change.round, change.match
+    table.round_state = ocholoco.to_json(state)
+    decoded_keep(table.pk, ROUND, table.round_state, state)
+    if match_changed:
+        table.match_state = ocholoco.to_json(match)
+        decoded_keep(table.pk, MATCH, table.match_state, match)
+    if not state.finished:
+        table.status = Table.Status.PLAYING
+    else:
+        table.status = Table.Status.MATCH_OVER if match.finished else Table.Status.ROUND_OVER
 
 
 def table_play_move(
@@ -329,7 +333,7 @@ def table_play_move(
             raise TableError("Un robot juega tu lugar: toca VOLVER A JUGAR para seguir tú.")
         check_version(change, version)
         _apply(change, seat, parsed)
-        _save_round(change)
+        _game_keep(change)
         if seat.timeouts_in_row:
             seat.timeouts_in_row = 0
             seat.save()
@@ -365,7 +369,7 @@ def turn_play_for(
                     _apply(change, seat, move, by="timeout")
                 else:
                     _apply(change, seat, move, robot=True)
-            _save_round(change)
+            _game_keep(change)
             if timeout:
                 seat.timeouts_in_row += 1
                 if seat.timeouts_in_row >= 3:
