@@ -1,9 +1,10 @@
 """What a page gets when its socket (re)connects: the whole current table for its audience
 (and what other apps add, as the chat's log), made in batches.
 
-Sockets that connect together (after a restart, every open page) are greeted together: one
-database hop for a batch, each table read once, its frames and greeting parts made once per
-version and shared (a seat's panel only ever goes to the page that proves that seat).
+Sockets that connect together (after a restart, every open page) are greeted together, a
+table at a time: each table read once, its frames and greeting parts made once per audience
+and shared (a seat's panel only ever goes to the page that proves that seat), and its pages
+answered as soon as they are made, before the next table's.
 """
 
 from __future__ import annotations
@@ -68,48 +69,57 @@ async def _drain(loop: asyncio.AbstractEventLoop) -> None:
                 return
             for request in batch:
                 _pending.remove(request)
-            try:
-                greetings = await database_sync_to_async(_greetings)(batch)
-            except Exception as failure:  # the database restarting: these sockets close
-                for request in batch:
-                    if not request.answer.done():
-                        request.answer.set_exception(failure)
-                continue
-            for request, greeting in zip(batch, greetings, strict=True):
-                if not request.answer.done():  # (a socket that closed meanwhile)
-                    request.answer.set_result(greeting)
+            await database_sync_to_async(_greet_batch)(batch, loop)
     finally:
         _draining.discard(loop)
 
 
-def _greetings(batch: list[_Request]) -> list[Greeting | None]:
-    tables: dict[str, Any] = {}
-    shown: dict[tuple[int, int], tuple[int, str]] = {}  # (table, audience) -> version, html
-    parts: dict[int, str] = {}
-    greetings: list[Greeting | None] = []
+def _greet_batch(batch: list[_Request], loop: asyncio.AbstractEventLoop) -> None:
+    """Greet a batch's sockets a table at a time: each table read once, its frames and parts
+    made once per audience, and its sockets answered as soon as they are (the first tables'
+    pages wait for no other table). A table that cannot be read (the database restarting):
+    its sockets close."""
+    by_code: dict[str, list[_Request]] = {}
     for request in batch:
-        if request.code not in tables:
-            tables[request.code] = _table(request.code)
-        found = tables[request.code]
-        if found is None:
-            greetings.append(None)
+        by_code.setdefault(request.code, []).append(request)
+    for code, requests in by_code.items():
+        try:
+            greetings: list[Greeting | None] | Exception = _greetings(code, requests)
+        except Exception as failure:
+            greetings = failure
+        loop.call_soon_threadsafe(_answer, requests, greetings)
+
+
+def _answer(requests: list[_Request], greetings: list[Greeting | None] | Exception) -> None:
+    for n, request in enumerate(requests):
+        if request.answer.done():  # (a socket that closed meanwhile)
             continue
-        table, seats, frames = found
+        if isinstance(greetings, Exception):
+            request.answer.set_exception(greetings)
+        else:
+            request.answer.set_result(greetings[n])
+
+
+def _greetings(code: str, requests: list[_Request]) -> list[Greeting | None]:
+    """The greetings of the sockets at one table's `code`."""
+    found = _table(code)
+    if found is None:
+        return [None] * len(requests)
+    table, seats, frames = found
+    parts = greeting_parts_html(table) + release_html()
+    shown: dict[int, str] = {}  # audience -> what it is sent
+    greetings: list[Greeting | None] = []
+    for request in requests:
         seat = proven_seat(request.session, table, seats)
         audience = WATCHERS if seat is None else seat.number
-        if (table.pk, audience) not in shown:
-            if table.pk not in parts:
-                parts[table.pk] = greeting_parts_html(table)
-            shown[table.pk, audience] = (
-                frames.version, frames.page_html(audience) + parts[table.pk] + release_html()
-            )
-        version, html = shown[table.pk, audience]
+        if audience not in shown:
+            shown[audience] = frames.page_html(audience) + parts
         greetings.append(Greeting(
             table_id=table.pk, seat_number=None if seat is None else seat.number,
             group_name=table.group_name,
             audience_group=(table.watchers_group_name if seat is None
                             else table.seat_group_name(seat.number)),
-            version=version, html=html,
+            version=frames.version, html=shown[audience],
         ))
     return greetings
 
