@@ -9,6 +9,8 @@ never given a card its viewer may not see.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import ocholoco
@@ -271,3 +273,29 @@ def _turn_hint(view: Any) -> str:
     if view.active_suit != view.top.suit:  # named by an 8 (or left by a joker)
         parts.append(f"el palo es {ocholoco.SUIT_NAMES[view.active_suit]}")
     return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class AudienceContexts:
+    """What each audience of a table is shown at one version, as template contexts built once:
+    the board (everybody's) and the panels, `None`'s the watchers' and each person's seat's
+    by its number (a seat whose person left shares the watchers' context: nobody proves it)."""
+
+    board: dict[str, Any]
+    panels: dict[int | None, dict[str, Any]]
+
+
+def audience_contexts(
+    snapshot: TableSnapshot, seats: Iterable[Seat] | None = None
+) -> AudienceContexts:
+    """Every audience's context of `snapshot`, the round's summary made once for them all.
+    `seats`: the seats wanted besides the watchers (every person's, by default)."""
+    summary = round_summary(snapshot)
+    watchers = panel_context(snapshot, None, summary)
+    panels: dict[int | None, dict[str, Any]] = {None: watchers}
+    wanted = snapshot.seats.values() if seats is None else seats
+    for seat in wanted:
+        if seat.is_robot:
+            continue
+        panels[seat.number] = watchers if seat.abandoned else panel_context(snapshot, seat, summary)
+    return AudienceContexts(board=board_context(snapshot), panels=panels)

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from tables.audiences.render import render_board, render_panel
-from tables.audiences.visible import round_summary
+from tables.audiences.visible import audience_contexts
 from tables.models import Table, hash_secret
 from tables.state.decoded import decoded_clear, decoded_release
 from tables.state.snapshot import TableSnapshot
@@ -94,19 +94,19 @@ def _keep(frames: Frames) -> None:
 def frames_render(snapshot: TableSnapshot, extra_html: str = "") -> Frames:
     """Render every audience's part of `snapshot` once, and keep it as the table's latest."""
     table = snapshot.table
-    summary = round_summary(snapshot)
-    watchers = render_panel(snapshot, None, summary)
+    contexts = audience_contexts(snapshot)
+    watchers = render_panel(contexts.panels[None])
     panels = {WATCHERS: watchers}
-    seat_of_secret = {}
-    for number, seat in snapshot.seats.items():
-        if seat.is_robot:
-            continue
-        # A seat whose person left gets the watchers' panel: nobody can prove it any more.
-        panels[number] = watchers if seat.abandoned else render_panel(snapshot, seat, summary)
-        if seat.secret_hash:
-            seat_of_secret[seat.secret_hash] = number
+    for number, context in contexts.panels.items():
+        if number is not None:
+            panels[number] = watchers if context is contexts.panels[None] else render_panel(context)
+    seat_of_secret = {
+        seat.secret_hash: number
+        for number, seat in snapshot.seats.items()
+        if number in panels and seat.secret_hash
+    }
     frames = Frames(
-        table_id=table.pk, version=table.version, board=render_board(snapshot),
+        table_id=table.pk, version=table.version, board=render_board(contexts.board),
         panels=panels, seat_of_secret=seat_of_secret, extra=extra_html,
     )
     _keep(frames)

@@ -21,7 +21,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 import ocholoco
-from tables.audiences.render import render_for_viewer
+from tables.audiences.render import render_board, render_panel
+from tables.audiences.visible import audience_contexts
 from tables.changes import services
 from tables.invitation.preview import invitation_meta, invitation_preview
 from tables.live import turn_alerts
@@ -55,6 +56,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     if seat and code != table.player_code:
         # A seated browser keeps the players' link, which a new invitation leaves alone.
         return redirect("table", code=table.player_code)
+    contexts = audience_contexts(snapshot, [seat] if seat else [])
     return render(
         request,
         "tables/table.html",
@@ -65,7 +67,10 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "preview_cards": DECK_PREVIEW,
             "seat": seat,
             "secret": seat_secret(request.session, table) if seat else "",
-            "fragments": render_for_viewer(snapshot, seat, request),
+            "fragments": (
+                render_board(contexts.board, request)
+                + render_panel(contexts.panels[seat.number if seat else None], request)
+            ),
             "rules": table.rules,
             "rules_sentences": ocholoco.describe_rules(table.rules),
             "preset_keys": ocholoco.PRESETS.keys(),
