@@ -123,10 +123,14 @@ def _play(page: Page, turns: int | None = None) -> None:
     """Until the round ends (or Ana has played `turns` turns). After each of her moves the
     focus is still in her panel (a card of her hand, or its buttons)."""
     played = 0
-    while not page.locator("#panel .summary").count() and (turns is None or played < turns):
+    while turns is None or played < turns:
         # The board and the panel are two fragments: the version her move is made at is the one
         # both show (the board alone may still be one behind the panel she plays from).
         before = same_version([page])
+        # Read after the version both show: a robot's move may have ended the round since the
+        # last look, and then no newer version comes.
+        if page.locator("#panel .summary").count():
+            break
         mine = is_my_turn(page)
         if mine:
             _play_my_turn(page)
