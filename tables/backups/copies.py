@@ -67,11 +67,16 @@ class SQLite:
         if self.is_empty():
             raise BackupError(f"No hay base de datos que copiar en {self.path}.")
         source = sqlite3.connect(self.path, timeout=20)
-        with closing(source), closing(sqlite3.connect(into)) as copy:
-            source.backup(copy)
-            copy.execute("PRAGMA journal_mode=DELETE")
-            self._integrity(copy, into)
-            return facts_read(copy)
+        try:
+            with closing(source), closing(sqlite3.connect(into)) as copy:
+                source.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")
+                self._integrity(copy, into)
+                return facts_read(copy)
+        except sqlite3.Error as error:
+            raise BackupError(
+                f"SQLite no pudo escribir la copia ({error}): ¿queda sitio en {into.parent}?"
+            ) from error
 
     def copy_check(self, path: Path) -> None:
         with open(path, "rb") as file:
