@@ -176,12 +176,17 @@ class PostgreSQL:
     def copy_make(self, into: Path) -> dict:
         """pg_dump of a snapshot this connection exports, whose facts it reads meanwhile:
         the manifest says exactly what the dump holds."""
-        with self._connect() as db:
-            db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            snapshot = db.execute("SELECT pg_export_snapshot()").fetchone()[0]
-            facts = facts_read(db)
-            dumped = self._run("pg_dump", "-Fc", f"--snapshot={snapshot}", "-f", str(into))
-            db.rollback()
+        import psycopg
+
+        try:
+            with self._connect() as db:
+                db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                snapshot = db.execute("SELECT pg_export_snapshot()").fetchone()[0]
+                facts = facts_read(db)
+                dumped = self._run("pg_dump", "-Fc", f"--snapshot={snapshot}", "-f", str(into))
+                db.rollback()
+        except psycopg.Error as error:
+            raise BackupError(f"PostgreSQL no dejó leer la base de datos: {error}") from error
         if dumped.returncode != 0:
             raise BackupError(f"pg_dump falló: {dumped.stderr.strip() or dumped.returncode}")
         self.copy_check(into)
@@ -255,6 +260,9 @@ def site_mark_running() -> None:
     processes' connections."""
     if connection.vendor != "sqlite" or _held:
         return
+    name = str(settings.DATABASES["default"]["NAME"])
+    if name.startswith("file:") or ":memory:" in name:
+        return  # a database in memory (the tests') has no file, and no other process
     path = running_lock_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = open(path, "a")  # noqa: SIM115 - open for the process's life

@@ -127,12 +127,24 @@ def backup_check(*, file: Path) -> Restorable:
     file = Path(file)
     if not file.is_file():
         raise BackupError(f"No existe el archivo {file}.")
+    try:
+        return _checked(file)
+    except (KeyError, TypeError, ValueError) as error:  # a manifest of ours, but not whole
+        raise BackupError(f"El manifiesto de {file.name} está incompleto ({error}).") from error
+
+
+def _checked(file: Path) -> Restorable:
     manifest_path = file if file.suffix == ".json" else file.with_suffix(".json")
     manifest = manifest_read(manifest_path) if manifest_path.is_file() else None
     if manifest is None:
         raise BackupError(
             f"{file.name} no es una copia de Ocho Loco: no tiene a su lado su manifiesto "
             f"({manifest_path.name})."
+        )
+    datetime.fromisoformat(manifest["taken_at"])
+    if Path(manifest["file"]).name != manifest["file"]:
+        raise BackupError(
+            f"El manifiesto {manifest_path.name} nombra una copia fuera de su carpeta."
         )
     data = manifest_path.parent / manifest["file"]
     if file != manifest_path and file.name != data.name:

@@ -8,7 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
+import subprocess
+import sys
+import time
+import urllib.request
 import zipfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -22,7 +27,7 @@ from tables.backups.services import turn_clocks_shift
 from tables.changes.workers import backup_schedule, backup_scheduled
 from tables.metrics import LastBackup
 from tables.models import Table
-from tests.live import fresh_database, server_processes
+from tests.live import ROOT, _server_env, free_port, fresh_database, server_processes
 from tests.tables.backup_cast import (
     ON_POSTGRES,
     backup,
@@ -124,6 +129,11 @@ def _without_its_copy(data: Path, manifest: Path) -> Path:
     return manifest
 
 
+def _with_its_manifest_half_written(data: Path, manifest: Path) -> Path:
+    manifest.write_text(json.dumps({"format": FORMAT, "engine": "sqlite"}))
+    return data
+
+
 def _manifest_edit(manifest: Path, **changes: object) -> None:
     manifest.write_text(json.dumps({**json.loads(manifest.read_text()), **changes}))
 
@@ -138,6 +148,7 @@ def _manifest_edit(manifest: Path, **changes: object) -> None:
         (_from_newer_code, "versión más nueva del código"),
         (_from_the_other_engine, "otro motor"),
         (_without_its_copy, "Falta el archivo"),
+        (_with_its_manifest_half_written, "está incompleto"),
     ],
 )
 def test_a_bad_backup_is_refused_with_the_reason_and_changes_nothing(
@@ -295,3 +306,39 @@ def test_turn_clocks_and_waiting_tasks_move_by_the_downtime_and_nothing_else(set
     assert still.turn_deadline is None and still.version == 3
     assert DBTaskResult.objects.get(pk=timed.id).run_after == deadline + timedelta(minutes=5)
     assert DBTaskResult.objects.get(pk=at_once.id).run_after == get_date_max()
+
+
+def test_a_task_worker_takes_the_scheduled_backup_and_its_metrics_say_when(site):
+    port = free_port()
+    env = {**site, "BACKUP_EVERY_HOURS": "1", "METRICS_PORT": str(port)}
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "tasks_worker"], cwd=ROOT, env=_server_env(env),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        backups = Path(site["BACKUP_DIR"])
+        manifest = _until(lambda: next(iter(backups.glob("ocholoco-*Z.json")), None))
+        taken_at = datetime.fromisoformat(json.loads(manifest.read_text())["taken_at"])
+
+        def said() -> float | None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as answer:
+                    text = answer.read().decode()
+            except OSError:
+                return None
+            found = re.search(r"^ocholoco_backup_last_success_timestamp_seconds (\S+)$", text, re.M)
+            return float(found.group(1)) if found else None
+
+        assert _until(said) == taken_at.timestamp()
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+
+
+def _until(probe: Callable[[], object], bound: float = 30) -> object:
+    """`probe()`'s first answer that is not None, looked for until `bound` seconds pass."""
+    deadline = time.monotonic() + bound
+    while (found := probe()) is None:
+        assert time.monotonic() < deadline, "never came"
+        time.sleep(0.1)
+    return found
