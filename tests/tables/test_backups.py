@@ -83,6 +83,18 @@ def test_the_manifest_says_what_the_copy_holds_and_the_secrets_are_apart_for_the
 # --- Bad input: refused with the reason, nothing changed -------------------------------------
 
 
+@pytest.fixture(scope="module")
+def backed_up(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple]:
+    """A site with a backup taken, then a second table made: (its settings, the copy, its
+    database and its BACKUP_DIR as they are). The bad-input tests share it: none changes it."""
+    with fresh_database() as db_env:
+        env = {**db_env, "BACKUP_DIR": str(tmp_path_factory.mktemp("backed-up") / "backups")}
+        table_make(env, "Ana")
+        copy = backup(env)
+        table_make(env, "Beto")
+        yield env, copy, database_read(env), files_in(copy.parent)
+
+
 def _truncated(data: Path, manifest: Path) -> Path:
     data.write_bytes(data.read_bytes()[: data.stat().st_size // 2])
     return data
@@ -152,16 +164,12 @@ def _manifest_edit(manifest: Path, **changes: object) -> None:
     ],
 )
 def test_a_bad_backup_is_refused_with_the_reason_and_changes_nothing(
-    site, tmp_path: Path, spoil: Callable[[Path, Path], Path], said: str
+    backed_up, tmp_path: Path, spoil: Callable[[Path, Path], Path], said: str
 ):
-    copy = backup(site)
-    elsewhere = tmp_path / "traida"
-    elsewhere.mkdir()
-    data, manifest = elsewhere / copy.name, elsewhere / copy.with_suffix(".json").name
+    site, copy, before, kept = backed_up
+    data, manifest = tmp_path / copy.name, tmp_path / copy.with_suffix(".json").name
     data.write_bytes(copy.read_bytes())
     manifest.write_bytes(copy.with_suffix(".json").read_bytes())
-    table_make(site, "Beto")
-    before, kept = database_read(site), files_in(copy.parent)
 
     done = manage(site, "restore", "--noinput", str(spoil(data, manifest)))
 
