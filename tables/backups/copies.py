@@ -107,7 +107,7 @@ class SQLite:
         return found is None
 
     def site_running(self) -> str:
-        """Whether a process of the site holds the database (`site_mark_running`): the lock a
+        """Whether a process of the site holds the database (`running_lock_hold`): the lock a
         web process or a task worker holds while it lives."""
         lock_path = running_lock_path()
         if not lock_path.exists():
@@ -224,22 +224,20 @@ class PostgreSQL:
 
     def site_running(self) -> str:
         """Anyone else connected to the database: a web process's or a worker's pool (on any
-        machine), a console."""
+        machine), a console. (PostgreSQL's own workers, autovacuum's, are no one.)"""
         with self._connect() as db:
             others = db.execute(
-                "SELECT COUNT(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
             ).fetchone()[0]
-        return f"hay {others} conexiones más a la base de datos" if others else ""
+        if not others:
+            return ""
+        return f"hay {others} {'conexión' if others == 1 else 'conexiones'} más a la base de datos"
 
 
 def engine_current() -> Engine:
     """The engine of this process's database."""
     return PostgreSQL() if connection.vendor == "postgresql" else SQLite()
-
-
-def engine_named(name: str) -> type[SQLite] | type[PostgreSQL] | None:
-    return {SQLite.name: SQLite, PostgreSQL.name: PostgreSQL}.get(name)
 
 
 # --- The site's processes hold the database while they live (SQLite's, on this machine) ------
@@ -253,7 +251,7 @@ def running_lock_path() -> Path:
 _held: list = []
 
 
-def site_mark_running() -> None:
+def running_lock_hold() -> None:
     """Called as a web process or a task worker starts: on SQLite, a shared lock on
     `running_lock_path()` held until the process ends (however it ends: the system lets it go),
     so that a restore knows the site is running. PostgreSQL needs none: a restore sees the

@@ -51,9 +51,6 @@ class Kept:
     def secrets_path(self) -> Path:
         return self.manifest_path.parent / self.manifest["secrets"]
 
-    def files(self) -> list[Path]:
-        return [self.data_path, self.secrets_path, self.manifest_path]
-
 
 def backup_dir() -> Path:
     """BACKUP_DIR, made (owner only) if missing."""

@@ -5,6 +5,7 @@ BACKUP_DIR of its own, and that database read through `manage.py shell`."""
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -12,9 +13,7 @@ from pathlib import Path
 
 from tests.live import ROOT, _server_env
 
-ON_POSTGRES = "DATABASE_URL" in _server_env({}) and _server_env({})["DATABASE_URL"].startswith(
-    "postgres"
-)
+ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
 
 
 def manage(

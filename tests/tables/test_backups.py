@@ -61,6 +61,21 @@ def test_a_backup_restored_puts_the_tables_back_and_keeps_the_database_it_replac
     assert manifest["label"] == "replaced" and manifest["counts"]["tables"] == 2
 
 
+def test_a_backup_from_older_code_is_restored_and_migrated_forward(site):
+    done = manage(site, "migrate", "tables", "0009_presence")
+    assert done.returncode == 0, done.stderr
+    copy = backup(site)
+    assert "0010_moved_task_paths" not in json.loads(copy.with_suffix(".json").read_text())[
+        "migrations"
+    ]["tables"]
+    assert manage(site, "migrate").returncode == 0
+
+    done = manage(site, "restore", "--noinput", str(copy))
+
+    assert done.returncode == 0, done.stderr
+    assert "[X] 0010_moved_task_paths" in manage(site, "showmigrations", "tables").stdout
+
+
 def test_the_manifest_says_what_the_copy_holds_and_the_secrets_are_apart_for_the_owner(site):
     copy = backup({**site, "RELEASE": "20261207T000000Z-abc1234", "SECRET_KEY": "s" * 50})
 

@@ -24,8 +24,10 @@ from tests.tables.backup_cast import ON_POSTGRES, backup, database_read, manage
 
 ROBOT_SEAT = 2
 # The turn's time left at the backup (set as a fixture), shorter than the site is down: without
-# its clock given back, the person to move would be timed out as the site starts.
-TIME_LEFT = 15
+# its clock given back, the person to move would be timed out as the site starts. With it, they
+# have that long again from the restore: long enough for a busy machine to start the site and
+# let them finish their turn (a draw, then a card).
+TIME_LEFT = 30
 
 
 async def table_of_two_and_a_robot(http: aiohttp.ClientSession, base: str):
