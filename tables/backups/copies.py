@@ -1,8 +1,9 @@
 """The copy itself, by each engine's own tool: SQLite's online backup API (Python's
 `sqlite3.Connection.backup`: one read transaction, so a consistent copy while the site writes)
 and PostgreSQL's `pg_dump -Fc` / `pg_restore`. Each engine makes a copy, checks one, loads one in
-place of the database, says whether the database is empty, and whether the site is running on
-it. The facts a manifest records are read from the very state that was copied."""
+place of the database, says whether the database is empty, and keeps the site out while a
+restore runs (refused if it is running). The facts a manifest records are read from the very
+state that was copied."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import os
 import shutil
 import sqlite3
 import subprocess
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, closing, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -49,7 +51,17 @@ class Engine(Protocol):
     def copy_check(self, path: Path) -> None: ...
     def copy_load(self, path: Path) -> None: ...
     def is_empty(self) -> bool: ...
-    def site_running(self) -> str: ...
+    def site_kept_out(self) -> AbstractContextManager[None]: ...
+
+
+class SiteRunning(BackupError):
+    """The site runs on the database: no restore."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            f"El sitio está en marcha ({what}): detén los procesos web y los trabajadores "
+            "antes de restaurar."
+        )
 
 
 class SQLite:
@@ -106,18 +118,21 @@ class SQLite:
             ).fetchone()
         return found is None
 
-    def site_running(self) -> str:
-        """Whether a process of the site holds the database (`running_lock_hold`): the lock a
-        web process or a task worker holds while it lives."""
+    @contextmanager
+    def site_kept_out(self) -> Iterator[None]:
+        """The exclusive side of the lock each process of the site holds shared while it lives
+        (`running_lock_hold`): refused while one holds it; held, a process that starts
+        meanwhile waits for it at its start."""
         lock_path = running_lock_path()
-        if not lock_path.exists():
-            return ""
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
         with open(lock_path, "a") as lock:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                return f"un proceso del sitio tiene abierta la base de datos ({lock_path})"
-        return ""
+                raise SiteRunning(
+                    f"un proceso del sitio tiene abierta la base de datos ({lock_path})"
+                ) from None
+            yield
 
     @staticmethod
     def _read_only(path: Path) -> sqlite3.Connection:
@@ -222,17 +237,20 @@ class PostgreSQL:
             found = db.execute("SELECT to_regclass('public.django_migrations')").fetchone()
         return found[0] is None
 
-    def site_running(self) -> str:
-        """Anyone else connected to the database: a web process's or a worker's pool (on any
-        machine), a console. (PostgreSQL's own workers, autovacuum's, are no one.)"""
+    @contextmanager
+    def site_kept_out(self) -> Iterator[None]:
+        """Refused while anyone else is connected to the database: a web process's or a
+        worker's pool (on any machine), a console. (PostgreSQL's own workers, autovacuum's,
+        are no one.)"""
         with self._connect() as db:
             others = db.execute(
                 "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
                 " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
             ).fetchone()[0]
-        if not others:
-            return ""
-        return f"hay {others} {'conexión' if others == 1 else 'conexiones'} más a la base de datos"
+        if others:
+            connections = "conexión" if others == 1 else "conexiones"
+            raise SiteRunning(f"hay {others} {connections} más a la base de datos")
+        yield
 
 
 def engine_current() -> Engine:

@@ -183,12 +183,8 @@ def migrations_unknown(applied: dict[str, list[str]]) -> list[str]:
 
 def site_running_check() -> None:
     """Raises `BackupError` while the site runs on this database."""
-    running = engine_current().site_running()
-    if running:
-        raise BackupError(
-            f"El sitio está en marcha ({running}): detén los procesos web y los trabajadores "
-            "antes de restaurar."
-        )
+    with engine_current().site_kept_out():
+        pass
 
 
 @dataclass(frozen=True)
@@ -202,22 +198,22 @@ def backup_restore(*, restorable: Restorable) -> Restored:
     """Put `restorable` in place of the database: the site stopped; what it replaces kept as a
     backup ("replaced") first; then the migrations this code has and the backup lacks; then
     every turn clock given back the time since the backup (`turn_clocks_shift`). A copy that
-    fails to load is undone by loading the replaced one back."""
-    site_running_check()
+    fails to load is undone by loading the replaced one back. On SQLite a process of the site
+    that starts meanwhile waits until it is done."""
     engine = engine_current()
-    replaced = None if engine.is_empty() else backup_take(label="replaced")
-    site_running_check()  # nothing started meanwhile
-    with backup_lock():
-        try:
-            engine.copy_load(restorable.data_path)
-        except BaseException:
-            if replaced is not None:
-                engine.copy_load(replaced.data_path)
-            raise
-    connection.close()
-    call_command("migrate", interactive=False, verbosity=0)
-    shifted_by = max(timedelta(0), timezone.now() - restorable.taken_at)
-    clocks = turn_clocks_shift(by=shifted_by)
+    with engine.site_kept_out():
+        replaced = None if engine.is_empty() else backup_take(label="replaced")
+        with backup_lock():
+            try:
+                engine.copy_load(restorable.data_path)
+            except BaseException:
+                if replaced is not None:
+                    engine.copy_load(replaced.data_path)
+                raise
+        connection.close()
+        call_command("migrate", interactive=False, verbosity=0)
+        shifted_by = max(timedelta(0), timezone.now() - restorable.taken_at)
+        clocks = turn_clocks_shift(by=shifted_by)
     return Restored(replaced=replaced, shifted_by=shifted_by, clocks=clocks)
 
 
