@@ -33,6 +33,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware  # noqa: E402
 
 from config.health import Health  # noqa: E402
+from tables.backups.copies import running_lock_hold  # noqa: E402
 from tables.changes.workers import workers_start_in_process, workers_stop  # noqa: E402
 from tables.live.broadcast import server_loop_bind  # noqa: E402
 from tables.live.drain import drain_hook_register  # noqa: E402
@@ -79,6 +80,9 @@ async def application(scope, receive, send):
     loop_lateness_watch(loop)  # the event loop's lateness, in the metrics
     return await router(scope, receive, send)
 
+
+# While this process lives, a restore refuses to replace its database (tables.backups).
+running_lock_hold()
 
 # A draining process stops its task workers after the task in hand (tables.live.drain).
 _workers = workers_start_in_process(settings.TASK_WORKERS)

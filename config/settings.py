@@ -179,6 +179,20 @@ METRICS_HOST = os.environ.get("METRICS_HOST", "127.0.0.1")
 # itself into a later one when its socket reconnects to it (static/js/socket.js).
 RELEASE = os.environ.get("RELEASE", "")
 
+# Backups (manage.py backup / restore; docs/operating.md, "Backups"): written to BACKUP_DIR,
+# outside the checkout (a re-clone or `git clean -x` never takes them); by default the user's
+# data folder. Taken every BACKUP_EVERY_HOURS by a task worker (0: not scheduled; the production
+# scripts set 1), and kept: the newest of each of the last BACKUP_KEEP_HOURLY hours,
+# BACKUP_KEEP_DAILY days and BACKUP_KEEP_WEEKLY weeks, and the last BACKUP_KEEP_LABELLED of each
+# label (a deploy's, the database a restore replaced).
+_data_home = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or _data_home / "ocholoco" / "backups")
+BACKUP_EVERY_HOURS = float(os.environ.get("BACKUP_EVERY_HOURS", "0"))
+BACKUP_KEEP_HOURLY = int(os.environ.get("BACKUP_KEEP_HOURLY", "24"))
+BACKUP_KEEP_DAILY = int(os.environ.get("BACKUP_KEEP_DAILY", "7"))
+BACKUP_KEEP_WEEKLY = int(os.environ.get("BACKUP_KEEP_WEEKLY", "4"))
+BACKUP_KEEP_LABELLED = int(os.environ.get("BACKUP_KEEP_LABELLED", "5"))
+
 # Web Push ("te toca" when no tab is open): VAPID keys from the environment, or for local use
 # from the file `manage.py vapid_keys` writes (never committed).
 VAPID_FILE = Path(os.environ.get("VAPID_FILE", BASE_DIR / "var" / "vapid.json"))

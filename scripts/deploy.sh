@@ -5,7 +5,8 @@
 #   bash scripts/deploy.sh        (or `make deploy`), with production.sh's settings (RUN_DIR,
 #                                 WEB, PORT, WORKERS, ...: scripts/production-env.sh)
 #
-# First the packages, migrations and static files of the new code. Then, for each web process
+# First the packages, a backup (`manage.py backup --label deploy`: its name is printed; a
+# failed backup stops the deploy), then the migrations and static files of the new code. Then, for each web process
 # in turn: SIGTERM (it drains: not ready at once, new requests refused with 503, which nginx
 # passes to another process, table pages closed with 1012 so they reconnect elsewhere), wait
 # for it to exit (STOP_TIMEOUT, then SIGKILL with a warning), start the new one on the same
@@ -30,6 +31,9 @@ if [ -z "$(pid_of "$RUN_DIR/nginx.pid")" ]; then
 fi
 step "release $RELEASE ($WEB web processes from port $PORT, $WORKERS workers, $RUN_DIR)"
 bash scripts/setup.sh run
+# The way back from a bad release: this copy and the previous release (docs/operating.md).
+backup="$("$PYTHON" manage.py backup --label deploy)"
+step "backup before migrating: $backup"
 "$PYTHON" manage.py migrate --noinput >/dev/null
 "$PYTHON" manage.py collectstatic --noinput >/dev/null
 step "packages, migrations, static files"

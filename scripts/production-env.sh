@@ -11,6 +11,7 @@
 #   RELEASE          this release's name (settings.RELEASE): UTC time and commit, so that
 #                    names sort in time order
 #   DATABASE_URL, REDIS_URL: the machine's PostgreSQL and Redis
+#   BACKUP_DIR, BACKUP_EVERY_HOURS=1: where the backups go (config/settings.py), how often
 # Every other variable the caller set (CHANNEL_PREFIX, ROBOT_DELAY, RATE_*, ...) reaches the
 # processes unchanged.
 #
@@ -54,6 +55,7 @@ export SECURE_COOKIES="${SECURE_COOKIES:-0}"  # plain http on this machine
 export TASK_WORKERS=0  # the web processes serve; the task workers do the background work
 export DB_POOL_MAX="${DB_POOL_MAX:-8}"
 export TRUSTED_PROXIES="${TRUSTED_PROXIES:-127.0.0.1/32}"  # nginx: its X-Forwarded-For holds
+export BACKUP_EVERY_HOURS="${BACKUP_EVERY_HOURS:-1}"  # a task worker takes a backup hourly
 
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 nginx_args=(-p "$RUN_DIR" -e "$RUN_DIR/nginx-error.log" -c "$RUN_DIR/nginx.conf")

@@ -1,7 +1,8 @@
 """The site's metrics for an operator, in Prometheus' text format (prometheus_client): each
 process counts its own and serves them on `METRICS_HOST:METRICS_PORT` when that is set, never
 through the public site. A move costs one increment and one observation; the gauges that need
-the database are read at scrape time (`ScrapeTimeGauges`). docs/operating.md, "Metrics"."""
+the database are read at scrape time (`ScrapeTimeGauges`), the last backup's time from BACKUP_DIR
+(`LastBackup`). docs/operating.md, "Metrics"."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from prometheus_client import REGISTRY, Counter, Gauge, Histogram, start_http_se
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from tables.backups.folder import backup_newest
 from tables.models import Table
 
 logger = logging.getLogger(__name__)
@@ -139,6 +141,23 @@ class ScrapeTimeGauges(Collector):
         ]
 
 
+class LastBackup(Collector):
+    """`ocholoco_backup_last_success_timestamp_seconds`, read when scraped from the newest
+    manifest in BACKUP_DIR (0: none there), so every process on the machine says the same
+    whichever took the backup (a worker's task, the deploy, a person's command)."""
+
+    NAME = "ocholoco_backup_last_success_timestamp_seconds"
+    HELP = "When the last good backup in BACKUP_DIR was taken (Unix time; 0: none)."
+
+    def describe(self) -> Iterable[GaugeMetricFamily]:
+        return [GaugeMetricFamily(self.NAME, self.HELP)]
+
+    def collect(self) -> Iterable[GaugeMetricFamily]:
+        newest = backup_newest()
+        value = 0.0 if newest is None else newest.taken_at.timestamp()
+        return [GaugeMetricFamily(self.NAME, self.HELP, value=value)]
+
+
 # --- Served ---------------------------------------------------------------------------------
 
 _served = threading.Lock()
@@ -156,5 +175,6 @@ def metrics_serve() -> bool:
     with _served:
         if _server is None:
             REGISTRY.register(ScrapeTimeGauges())
+            REGISTRY.register(LastBackup())
             _server = start_http_server(port, addr=settings.METRICS_HOST)
     return True

@@ -2,8 +2,9 @@
 
 `manage.py tasks_worker` processes (django-tasks-db's `db_worker`, after our start-up), or in
 the embedded default `TASK_WORKERS` threads inside the web process (`workers_start_in_process`).
-When they start they run the apps' start-up hooks (`tables.plug`), then hourly housekeeping:
-archiving stale tables, deleting the long archived ones and forgetting old task results.
+When they start they run the apps' start-up hooks (`tables.plug`), then hourly housekeeping
+(archiving stale tables, deleting the long archived ones, forgetting old task results) and,
+every BACKUP_EVERY_HOURS, a backup.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
 from tables import plug
+from tables.backups.folder import backup_newest
+from tables.backups.services import backup_take
 from tables.changes.services import tables_archive_stale, tables_delete_archived
 from tables.live import broadcast
 from tables.state import clock
@@ -52,6 +55,7 @@ def workers_startup() -> None:
     housekeeping = tables_housekeeping.module_path
     if not DBTaskResult.objects.filter(status="READY", task_path=housekeeping).exists():
         tables_housekeeping.enqueue()
+    backup_schedule()
 
 
 # Finished tasks are kept this long (the admin shows them), then deleted.
@@ -71,6 +75,36 @@ def tables_housekeeping() -> int:
     DBTaskResult.objects.finished().filter(finished_at__lt=clock.now() - TASK_RESULTS_KEPT).delete()
     tables_housekeeping.using(run_after=clock.now() + timedelta(hours=1)).enqueue()
     return count
+
+
+def backup_schedule() -> None:
+    """Queue the next scheduled backup (BACKUP_EVERY_HOURS after the newest in BACKUP_DIR, or at
+    once), unless one is queued already or none is asked for. The queue is in the database, so
+    one worker, whichever, takes it."""
+    every = settings.BACKUP_EVERY_HOURS
+    if every <= 0 or _backup_queued():
+        return
+    newest = backup_newest()
+    due = clock.now() if newest is None else newest.taken_at + timedelta(hours=every)
+    backup_scheduled.using(run_after=max(due, clock.now())).enqueue()
+
+
+def _backup_queued() -> bool:
+    return DBTaskResult.objects.filter(
+        status="READY", task_path=backup_scheduled.module_path
+    ).exists()
+
+
+@task()
+def backup_scheduled() -> str:
+    """A scheduled backup (`manage.py backup`'s), then the next one queued, whether this one
+    worked or not: a failure is the task's (its traceback in the worker's log) and the metrics'
+    last success stays where it was. Two workers that started together and queued one each end
+    up with one: the second finds the first's next one queued. Returns the copy's path."""
+    try:
+        return str(backup_take().data_path)
+    finally:
+        backup_schedule()
 
 
 def publisher_loop_start() -> None:

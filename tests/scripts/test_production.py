@@ -155,7 +155,7 @@ def production() -> Iterator[tuple[str, dict[str, str], Path]]:
             **GENEROUS_LIMITS, **os.environ, **db_env, "RUN_DIR": str(run_dir), "WEB": "2",
             "WORKERS": "1", "PORT": str(port), "PROXY_PORT": str(proxy_port),
             "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix, "RELEASE": FIRST,
-            "ROBOT_DELAY": "0.2", "DETACH": "1",
+            "ROBOT_DELAY": "0.2", "DETACH": "1", "BACKUP_DIR": str(run_dir / "backups"),
         }
         try:
             _script("production.sh", env)
@@ -254,6 +254,9 @@ def test_production_serves_through_nginx_and_a_rolling_deploy_replaces_every_pro
                 assert f'data-release="{SECOND}"' in body
                 assert re.search(r'data-me="\d+"', body)
                 assert "web" in output and "deployed release " + SECOND in output
+                # It took a backup before it migrated, and said its name.
+                backup = re.search(r"backup before migrating: (\S+)", output).group(1)
+                assert Path(backup).parent == run_dir / "backups" and Path(backup).is_file()
             finally:
                 for page in pages:
                     await page.close()

@@ -6,6 +6,7 @@ import signal
 
 from django.core.management.base import BaseCommand
 
+from tables.backups.copies import running_lock_hold
 from tables.changes.workers import (
     publisher_loop_start,
     worker_new,
@@ -20,6 +21,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: object) -> None:
         metrics_serve()  # on METRICS_PORT, if set: a port of this process's own
+        running_lock_hold()  # a restore refuses to replace the database under it
         publisher_loop_start()
         workers_startup()
         # django-tasks-db's worker, as its `db_worker` command makes it, but with signal
