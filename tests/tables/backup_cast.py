@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.live import ROOT, _server_env
+from tests.live import ROOT, server_env
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
 
@@ -26,7 +26,7 @@ def manage(
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
 
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=_server_env(env), input=answer,
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=server_env(env), input=answer,
         capture_output=True, text=True, timeout=120,
         preexec_fn=limit if file_size_limit else None,
     )

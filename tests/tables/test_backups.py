@@ -27,7 +27,7 @@ from tables.backups.services import turn_clocks_shift
 from tables.changes.workers import backup_schedule, backup_scheduled
 from tables.metrics import LastBackup
 from tables.models import Table
-from tests.live import ROOT, _server_env, free_port, fresh_database, server_processes
+from tests.live import ROOT, free_port, fresh_database, server_env, server_processes
 from tests.tables.backup_cast import (
     ON_POSTGRES,
     backup,
@@ -335,7 +335,7 @@ def test_a_task_worker_takes_the_scheduled_backup_and_its_metrics_say_when(site)
     port = free_port()
     env = {**site, "BACKUP_EVERY_HOURS": "1", "METRICS_PORT": str(port)}
     worker = subprocess.Popen(
-        [sys.executable, "manage.py", "tasks_worker"], cwd=ROOT, env=_server_env(env),
+        [sys.executable, "manage.py", "tasks_worker"], cwd=ROOT, env=server_env(env),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
