@@ -92,7 +92,7 @@ def tables_of_browser(secrets_by_table: dict[str, str]) -> list[dict[str, Any]]:
             "players": others,
             "my_turn": turn_number == mine.number,
             "turn_name": snapshot.seats[turn_number].name if turn_number is not None else "",
-            "rules": table.rules.label,
+            "rules": table.rules,
         })
     rows.sort(key=lambda r: r["table"].created_at, reverse=True)
     rows.sort(key=lambda r: not r["my_turn"])
