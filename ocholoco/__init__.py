@@ -7,23 +7,16 @@ docs/architecture.md). The robots' fast path works on ints: `legal_actions`, `ap
 """
 
 from .cards import CARDS, JOKER, RANKS, SUITS, Card, copy_labels
-from .describe import card_values, describe_rules, effect_sentence
+from .describe import points_fact, rules_facts
 from .encoding import DRAW as DRAW_ACTION
 from .encoding import PASS as PASS_ACTION
 from .encoding import action_of
+from .facts import Fact
 from .fairness import Deal, commitment_of, reshuffle_order, shuffled_deal
 from .history import Event, turn_began_at
 from .legal import IllegalMove, actions_for, legal_actions, legal_moves, why_not_playable
 from .match import Match, new_match
 from .moves import Catch, Draw, Move, Pass, Play, move_to_str, parse_move
-from .notation import (
-    SUIT_NAMES,
-    SUIT_SYMBOLS,
-    card_name,
-    card_symbol,
-    describe_event,
-    rank_name,
-)
 from .options import rules_from_json, rules_to_json, ruleset_from_options
 from .playout import random_playout
 from .record import RECORD_FORMAT, RECORD_VERSION, RecordCheck, RecordError, record_check
@@ -43,20 +36,18 @@ from .view import (
 
 __all__ = [
     "CARDS", "DRAW_ACTION", "JOKER", "PASS_ACTION", "PRESETS", "RANKS", "RECORD_FORMAT",
-    "RECORD_VERSION", "SUITS", "SUIT_NAMES",
-    "SUIT_SYMBOLS",
-    "Card", "Catch", "Deal", "Draw", "Effect", "Event", "IllegalMove", "InvalidRules", "Match",
-    "Move", "Pass", "Play", "RecordCheck", "RecordError",
+    "RECORD_VERSION", "SUITS",
+    "Card", "Catch", "Deal", "Draw", "Effect", "Event", "Fact", "IllegalMove", "InvalidRules",
+    "Match", "Move", "Pass", "Play", "RecordCheck", "RecordError",
     "Round", "RoundView", "RuleSet", "action_of", "actions_for", "apply_action", "apply_move",
-    "card_name",
-    "card_points", "card_symbol", "card_values", "commitment_of", "copy_labels", "deck_cards",
-    "describe_event", "describe_rules", "effect_sentence", "event_from_json", "event_to_json",
+    "card_points", "commitment_of", "copy_labels", "deck_cards",
+    "event_from_json", "event_to_json",
     "events_between", "move_to_str", "rules_from_json", "rules_to_json",
     "ruleset_from_options",
     "from_json", "legal_actions", "legal_moves", "legal_moves_for_view", "new_match",
-    "new_round", "parse_move", "random_playout", "rank_name", "record_check", "replay",
+    "new_round", "parse_move", "points_fact", "random_playout", "record_check", "replay",
     "reshuffle_order",
-    "revealed_hands", "round_from_guess", "shuffled_deal", "stacked_deck", "step",
+    "revealed_hands", "round_from_guess", "rules_facts", "shuffled_deal", "stacked_deck", "step",
     "to_json",
     "turn_began_at", "view_for", "why_not_playable", "why_not_playable_for_view",
 ]  # fmt: skip

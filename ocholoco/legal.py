@@ -1,4 +1,5 @@
-"""Which moves are legal in a round, and why a move is not (a message a player can read).
+"""Which moves are legal in a round, and why a move is not (a `Fact`: a reason code and its
+arguments, in `facts.REASONS`).
 
 `actions_for` is the one definition of which cards may be played; `legal_actions` lists a
 round's actions in their fixed order, `legal_moves` the same as `Move` values. The views ask the
@@ -9,13 +10,17 @@ from __future__ import annotations
 
 from .cards import ALL_VALUES, RANKS, SUITS, Card
 from .encoding import ANNOUNCED, CATCH, DRAW, JOKER, N_RANKS, N_SUITS, PASS, Tables, V, rank_text
+from .facts import Fact
 from .moves import Catch, Draw, Move, Play
-from .notation import SUIT_NAMES, SUIT_SYMBOLS, rank_with_article
 from .state import Round
 
 
 class IllegalMove(ValueError):
-    """A move the rules do not allow now; the message is for the player, in Spanish."""
+    """A move the rules do not allow now; ``reason`` says why (a code and its arguments)."""
+
+    def __init__(self, reason: Fact) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
 
 
 def legal_actions(state: Round) -> list[int]:
@@ -120,9 +125,8 @@ def legal_moves(state: Round) -> list[Move]:
 # --- Why a move is not legal ----------------------------------------------------------
 
 
-def why_not_playable(state: Round, card: Card | str, words: bool = False) -> str | None:
-    """Why the player to move cannot play ``card`` now, or None if they can. ``words``: the
-    suit by its name, not its symbol (for a screen reader)."""
+def why_not_playable(state: Round, card: Card | str) -> Fact | None:
+    """Why the player to move cannot play ``card`` now, or None if they can."""
     return card_reason(
         state._t,
         state._hands[state.turn],
@@ -133,7 +137,6 @@ def why_not_playable(state: Round, card: Card | str, words: bool = False) -> str
         state.finished,
         Card.parse(card),
         -1 if state._t.plain else state._drawn,
-        words,
     )
 
 
@@ -147,59 +150,61 @@ def card_reason(
     finished: bool,
     card: Card,
     drawn: int = -1,
-    words: bool = False,
-) -> str | None:
+) -> Fact | None:
     if finished:
-        return "La ronda terminó"
+        return _ROUND_OVER
     if not t.values(hand) >> card.value & 1:
-        return "Esa carta no está en tu mano"
+        return _NOT_IN_HAND
     if drawn >= 0 and card.value != drawn % V:
-        return "Después de robar solo puedes jugar la carta que robaste, o pasar"
+        return _ONLY_DRAWN
     if pending:
         if pending_rank == card.value % N_RANKS:
             return None
         return _penalty_reason(pending, pending_rank)
     if t.wild >> card.value & 1 or t.follow[top * N_SUITS + suit] >> card.value & 1:
         return None
-    wilds = " o ".join(rank_with_article(r) for r in RANKS if t.wild >> RANKS.index(r) & 1)
-    symbol = (SUIT_NAMES if words else SUIT_SYMBOLS)[SUITS[suit]]
+    wilds = tuple(r for r in RANKS if t.wild >> RANKS.index(r) & 1)
     if t.wild >> top & 1 or top == JOKER:
-        return f"Tienes que jugar {symbol} o {wilds}"
-    return f"Tienes que jugar {symbol}, {rank_with_article(ALL_VALUES[top].rank)} o {wilds}"
+        return Fact.of("must_follow_suit", suit=SUITS[suit], wilds=wilds)
+    return Fact.of("must_follow", suit=SUITS[suit], rank=ALL_VALUES[top].rank, wilds=wilds)
 
 
-def _penalty_reason(pending: int, pending_rank: int) -> str:
+_ROUND_OVER = Fact("round_over")
+_NOT_IN_HAND = Fact("not_in_hand")
+_ONLY_DRAWN = Fact("only_drawn_card")
+
+
+def _penalty_reason(pending: int, pending_rank: int) -> Fact:
     if pending_rank < 0:
-        return f"Tienes que robar {pending}"
-    rank = rank_with_article(rank_text(pending_rank))
-    return f"Tienes que responder con {rank} o robar {pending}"
+        return Fact.of("must_draw", count=pending)
+    return Fact.of("must_answer_or_draw", rank=rank_text(pending_rank), count=pending)
 
 
-def why_illegal(state: Round, move: Move) -> str:
-    """The message for an illegal ``move`` (legality itself is `legal_actions`)."""
+def why_illegal(state: Round, move: Move) -> Fact:
+    """Why ``move`` is illegal (legality itself is `legal_actions`)."""
     if state.finished:
-        return "La ronda terminó"
+        return _ROUND_OVER
     if isinstance(move, Catch):
-        return "No hay nadie a quien pillar sin anunciar su última carta"
+        return Fact("nobody_to_catch")
     if isinstance(move, Play):
         reason = why_not_playable(state, move.card)
         if reason:
             return reason
         if move.announce and not state.rules.announces:
-            return "En estas reglas no se anuncia la última carta"
+            return Fact("no_announcing")
         if move.announce and len(state.hands[state.turn]) != 2:
-            return "¡Última carta! se anuncia al jugar la penúltima"
+            return Fact("announce_second_last")
         if not state._t.wild >> move.card.value & 1:
-            return f"Con {rank_with_article(move.card.rank)} no se elige palo"
+            return Fact.of("no_suit_to_name", rank=move.card.rank)
         if move.suit is None:
-            return f"Tienes que elegir un palo para el {move.card.rank}"
-        return "Con tu última carta no eliges palo: la ronda termina"
+            return Fact.of("must_name_suit", rank=move.card.rank)
+        return Fact("last_card_names_no_suit")
     if isinstance(move, Draw):
         if state.drawn is not None:
-            return "Ya robaste: juega la carta robada o pasa"
-        return "El mazo se acabó: no puedes robar"
+            return Fact("already_drew")
+        return Fact("stock_empty")
     if state.pending_draw:
         return _penalty_reason(state.pending_draw, state._pending_rank)
     if state.stock_size:
-        return "No puedes pasar: todavía puedes robar"
-    return "No puedes pasar: tienes una carta que sirve"
+        return Fact("pass_can_draw")
+    return Fact("pass_can_play")

@@ -1,7 +1,7 @@
 """Custom rule sets: built from a dict of options (the web form's, or stored JSON) and back.
 
 ``ruleset_from_options(options)`` starts from a preset and changes what the options say (they
-are listed there); every problem is an `InvalidRules` with a Spanish message.
+are listed there); every problem is an `InvalidRules` carrying why (a `Fact`).
 ``rules_to_json(rules)`` is a preset's key, or for a custom set the dict of all its fields;
 ``rules_from_json`` reads either: ``rules_from_json(rules_to_json(r)) == r``.
 """
@@ -12,6 +12,7 @@ import dataclasses
 from typing import Any
 
 from .cards import JOKER_RANK, RANKS
+from .facts import Fact
 from .rules import PRESETS, Effect, InvalidRules, RuleSet
 
 _FIELDS = {f.name for f in dataclasses.fields(RuleSet)}
@@ -22,12 +23,12 @@ _CONVENIENCE = {
 
 
 def ruleset_from_options(options: dict[str, Any]) -> RuleSet:
-    """The rule set the options describe; raises `InvalidRules` (Spanish) if impossible.
+    """The rule set the options describe; raises `InvalidRules` if impossible.
 
     Options (all optional; the names of `RuleSet` fields are accepted as they are):
 
     - ``base``: the preset to start from, default "clasico";
-    - ``key``/``label``: default "personalizada" / "Personalizada";
+    - ``key``/``label``: default "personalizada" / "" (the players' name for the rule set);
     - ``min_players``, ``max_players``; ``hand_size`` (cards each) and ``hand_size_two`` (with
       two players), or ``hand_sizes`` as ``[[players, cards], ...]``;
     - ``decks`` (1 or 2) and ``two_decks_from`` (two decks from that many players on);
@@ -41,22 +42,22 @@ def ruleset_from_options(options: dict[str, Any]) -> RuleSet:
     - ``target`` (a fixed target; 0: 50 per player) or ``target_points`` /
       ``target_per_player``; ``announce_fine`` (0: no announcement)."""
     if not isinstance(options, dict):
-        raise InvalidRules("Las reglas tienen que ser una lista de opciones")
+        raise InvalidRules(Fact("options_not_a_dict"))
     unknown = set(options) - _FIELDS - _CONVENIENCE
     if unknown:
-        raise InvalidRules(f"Opción desconocida: {', '.join(sorted(unknown))}")
+        raise InvalidRules(Fact.of("options_unknown", names=tuple(sorted(unknown))))
     base = PRESETS.get(options.get("base", "clasico"))
     if base is None:
-        raise InvalidRules(f"No hay reglas base llamadas {options.get('base')!r}")
+        raise InvalidRules(Fact.of("base_unknown", name=repr(options.get("base"))))
     try:
-        fields = dataclasses.asdict(base) | {"key": "personalizada", "label": "Personalizada"}
+        fields = dataclasses.asdict(base) | {"key": "personalizada", "label": ""}
         fields["effects"] = base.effects
         fields.update({k: v for k, v in options.items() if k in _FIELDS})
         return RuleSet(**_normalized(fields, options))
     except InvalidRules:
         raise
     except (TypeError, ValueError, KeyError, AttributeError) as error:
-        raise InvalidRules(f"Opciones no válidas: {error}") from None
+        raise InvalidRules(Fact.of("options_invalid", error=str(error))) from None
 
 
 def _normalized(fields: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
@@ -97,11 +98,11 @@ def _order(rank: str) -> int:
 
 def _int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise InvalidRules(f"{name}: tiene que ser un número")
+        raise InvalidRules(Fact.of("not_a_number", name=name))
     try:
         return int(value)
     except ValueError:
-        raise InvalidRules(f"{name}: tiene que ser un número") from None
+        raise InvalidRules(Fact.of("not_a_number", name=name)) from None
 
 
 # What a card can do, by the names the house rules form uses.
@@ -122,10 +123,10 @@ def _effect(data: Any) -> Effect:
         data = NAMED_EFFECTS.get(data, {"kind": data})
     kind = data.get("kind")
     if kind not in ("skip", "reverse", "draw", "copy"):
-        raise InvalidRules(f"Efecto desconocido: {kind!r}")
+        raise InvalidRules(Fact.of("effect_unknown", kind=repr(kind)))
     amount = _int(data.get("amount", 0), "amount")
     if kind == "draw" and amount < 1:
-        raise InvalidRules("Una carta que hace robar necesita cuántas cartas")
+        raise InvalidRules(Fact("draw_amount_missing"))
     return Effect(kind, amount if kind == "draw" else 0, bool(data.get("stackable", True)))
 
 
@@ -148,7 +149,7 @@ def rules_from_json(data: str | dict[str, Any]) -> RuleSet:
         try:
             return PRESETS[data]
         except KeyError:
-            raise InvalidRules(f"No hay reglas llamadas {data!r}") from None
+            raise InvalidRules(Fact.of("rules_unknown", name=repr(data))) from None
     data = dict(data)
     data["points"] = list(data.get("points", {}).items())
     return ruleset_from_options(data)

@@ -2,8 +2,9 @@
 
 Everything the engine varies on is data here, so a house-rule preset is a new entry, not new
 branches. A rule set that cannot be played is refused at construction with `InvalidRules`, a
-`ValueError` in Spanish (the custom-rules form shows it as it is). Presets, in the lobby's
-order: "clasico", "especiales" (the product), "libro", "anuncio", "chileno" (docs/rules.md).
+`ValueError` carrying why (a `Fact` of `facts.INVALID_RULES`). Presets, in the lobby's order
+(each known by its key; the pages name them): "clasico", "especiales" (the product),
+"libro", "anuncio", "chileno" (docs/rules.md).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .cards import ALL_VALUES, CARDS, JOKER_RANK, JOKER_VALUE, N_VALUES, RANKS, Card
+from .facts import Fact
 
 EffectKind = Literal["skip", "reverse", "draw", "copy"]
 EmptyStock = Literal["pass_and_block", "reshuffle"]
@@ -20,7 +22,11 @@ Scoring = Literal["winner_takes", "penalty"]
 
 
 class InvalidRules(ValueError):
-    """A rule set that cannot be played; the message says why, in Spanish."""
+    """A rule set that cannot be played; ``reason`` says why (a code and its arguments)."""
+
+    def __init__(self, reason: Fact) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +55,11 @@ STANDARD_POINTS: tuple[tuple[str, int], ...] = (
 @dataclass(frozen=True)
 class RuleSet:
     """One complete way to play. ``key`` is stable: tables store it and find it in PRESETS
-    (a custom rule set is stored whole, see `options.rules_to_json`)."""
+    (a custom rule set is stored whole, see `options.rules_to_json`). ``label``: the name its
+    players gave a custom rule set ("" for none, and for the presets)."""
 
     key: str
-    label: str
+    label: str = ""
     min_players: int = 2
     max_players: int = 4
     # (players, cards dealt to each); every count from min to max players must appear.
@@ -87,43 +94,45 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         check = _check
-        check(2 <= self.min_players <= self.max_players <= 8, "Se juega de 2 a 8 jugadores")
+        check(2 <= self.min_players <= self.max_players <= 8, "players_range")
         counts = dict(self.hand_sizes)
-        check(1 <= self.decks <= 2, "Se juega con una o dos barajas")
+        check(1 <= self.decks <= 2, "decks_range")
         for players in range(self.min_players, self.max_players + 1):
-            check(players in counts, f"Falta cuántas cartas se reparten con {players} jugadores")
-            check(counts[players] >= 1, "Cada jugador recibe al menos una carta")
+            check(players in counts, "hand_size_missing", players=players)
+            check(counts[players] >= 1, "hand_size_low")
             cards = N_VALUES * self.decks_for(players) + self.jokers
             check(
                 counts[players] * players + 1 <= cards,
-                f"No hay cartas para repartir {counts[players]} a {players} jugadores",
+                "not_enough_cards",
+                cards=counts[players],
+                players=players,
             )
-        check(all(d in (1, 2) for _, d in self.decks_by_players), "Una o dos barajas")
-        check(0 <= self.jokers <= 4, "Se juega con 0 a 4 comodines")
+        check(all(d in (1, 2) for _, d in self.decks_by_players), "decks_by_players_range")
+        check(0 <= self.jokers <= 4, "jokers_range")
         ranks = set(RANKS) | ({JOKER_RANK} if self.jokers else set())
         special = {rank for rank, _ in self.effects}
-        check(self.wild_ranks <= set(RANKS), "Solo una carta con palo puede ser comodín de palo")
-        check(special <= ranks, "Hay un efecto para una carta que no está en la baraja")
-        check(set(dict(self.points)) == ranks, "Falta el valor en puntos de alguna carta")
-        check(not special & self.wild_ranks, "Una carta que cambia el palo no puede tener efecto")
-        check(len(self.wild_ranks) < len(RANKS), "Alguna carta tiene que no ser comodín")
+        check(self.wild_ranks <= set(RANKS), "wild_needs_suit")
+        check(special <= ranks, "effect_not_in_deck")
+        check(set(dict(self.points)) == ranks, "points_missing")
+        check(not special & self.wild_ranks, "wild_with_effect")
+        check(len(self.wild_ranks) < len(RANKS), "wild_all")
         for rank, effect in self.effects:
             if effect.kind == "draw":
-                check(1 <= effect.amount <= 10, "Una carta hace robar de 1 a 10 cartas")
+                check(1 <= effect.amount <= 10, "draw_amount_range")
             if effect.kind == "copy":
-                check(self.max_players == 2, "La carta que copia solo se juega entre dos")
-                check(rank != JOKER_RANK, "El comodín no copia")
+                check(self.max_players == 2, "copy_two_players")
+                check(rank != JOKER_RANK, "joker_copies")
         policies = ("until_playable", "draw_one", "draw_ends_turn")
-        check(self.draw_policy in policies, "Forma de robar desconocida")
-        check(self.empty_stock in ("pass_and_block", "reshuffle"), "Mazo vacío: regla desconocida")
-        check(self.scoring in ("winner_takes", "penalty"), "Puntuación desconocida")
-        check(self.target_points >= 0 and self.target_per_player >= 1, "Meta no válida")
-        check(1 <= self.max_reshuffles <= 20, "El descarte se rebaraja de 1 a 20 veces")
-        check(0 <= self.announce_fine <= 10, "La multa por no anunciar es de 0 a 10 cartas")
+        check(self.draw_policy in policies, "draw_policy_unknown")
+        check(self.empty_stock in ("pass_and_block", "reshuffle"), "empty_stock_unknown")
+        check(self.scoring in ("winner_takes", "penalty"), "scoring_unknown")
+        check(self.target_points >= 0 and self.target_per_player >= 1, "target_invalid")
+        check(1 <= self.max_reshuffles <= 20, "reshuffles_range")
+        check(0 <= self.announce_fine <= 10, "fine_range")
 
     def hand_size(self, players: int) -> int:
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.label}: se juega de {self.min_players} a {self.max_players}")
+            raise ValueError(f"{self.key}: from {self.min_players} to {self.max_players} players")
         return dict(self.hand_sizes)[players]
 
     def decks_for(self, players: int) -> int:
@@ -153,9 +162,9 @@ class RuleSet:
         return self.announce_fine > 0
 
 
-def _check(ok: bool, message: str) -> None:
+def _check(ok: bool, code: str, **args: int) -> None:
     if not ok:
-        raise InvalidRules(message)
+        raise InvalidRules(Fact.of(code, **args))
 
 
 def card_points(rules: RuleSet, card: Card) -> int:
@@ -170,11 +179,10 @@ def deck_cards(rules: RuleSet, players: int) -> list[Card]:
 
 ESPECIALES_EFFECTS = (("2", Effect("draw", 2)), ("Q", Effect("skip")), ("A", Effect("reverse")))
 
-CLASICO = RuleSet(key="clasico", label="Clásico")
-ESPECIALES = RuleSet(key="especiales", label="Con especiales", effects=ESPECIALES_EFFECTS)
+CLASICO = RuleSet(key="clasico")
+ESPECIALES = RuleSet(key="especiales", effects=ESPECIALES_EFFECTS)
 LIBRO = RuleSet(
     key="libro",
-    label="Ocho locos de libro",
     max_players=6,
     hand_sizes=((2, 7), (3, 5), (4, 5), (5, 5), (6, 5)),
     empty_stock="reshuffle",
@@ -184,7 +192,6 @@ LIBRO = RuleSet(
 )
 ANUNCIO = RuleSet(
     key="anuncio",
-    label="Crazy Eights con anuncio",
     max_players=8,
     hand_sizes=((2, 7), *((n, 5) for n in range(3, 9))),
     decks_by_players=tuple((n, 2) for n in range(5, 9)),
@@ -197,7 +204,6 @@ ANUNCIO = RuleSet(
 )
 CHILENO = RuleSet(
     key="chileno",
-    label="Ocho loco chileno",
     max_players=6,
     hand_sizes=tuple((n, 8) for n in range(2, 7)),
     jokers=2,

@@ -44,16 +44,6 @@ class SimulationReport:
     def blocked_share(self) -> float:
         return self.blocked / self.rounds
 
-    def lines(self) -> list[str]:
-        return [
-            f"{self.rules}, {self.players} jugadores: {self.rounds} rondas en {self.seconds:.2f} s",
-            f"  {self.rounds_per_second:,.0f} rondas/s, {self.moves_per_second:,.0f} jugadas/s, "
-            f"{self.moves_per_round:.1f} jugadas por ronda",
-            f"  mesa bloqueada: {self.blocked_share:.1%}",
-            "  rondas ganadas por lugar: "
-            + ", ".join(f"{seat}: {n}" for seat, n in enumerate(self.wins)),
-        ]
-
 
 def simulate(rules: str, players: int, rounds: int, seed: int = 0) -> SimulationReport:
     """Play ``rounds`` random rounds (dealer rotating as in a match) and count.

@@ -9,7 +9,6 @@ from __future__ import annotations
 from .cards import ALL_VALUES, SUITS, Card
 from .encoding import Tables, V, cards_of, rank_text
 from .history import OPEN, PLAY, RESHUFFLE, Chain, Event, event_of, records
-from .notation import SUIT_SYMBOLS
 from .rules import RuleSet
 
 
@@ -194,7 +193,7 @@ class Round:
     def __repr__(self) -> str:
         hands = " | ".join(" ".join(map(str, hand)) for hand in self.hands)
         return (
-            f"<Round {self.rules.key} top={self.top}{SUIT_SYMBOLS[self.active_suit]} "
+            f"<Round {self.rules.key} top={self.top} suit={self.active_suit} "
             f"turn={self.turn} stock={self.stock_size} hands=[{hands}]>"
         )
 

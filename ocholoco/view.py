@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .cards import RANK_INDEX, SUIT_INDEX, Card
 from .encoding import ids_for, rank_text, tables_for
+from .facts import Fact
 from .history import Event
 from .legal import actions_for, card_reason, house_actions_for
 from .moves import Move
@@ -103,13 +104,16 @@ def legal_moves_for_view(view: RoundView) -> list[Move]:
     return [t.moves[a] for a in actions]
 
 
-def why_not_playable_for_view(view: RoundView, card: Card | str) -> str | None:
+def why_not_playable_for_view(view: RoundView, card: Card | str) -> Fact | None:
     """`why_not_playable` from the viewer's side (the UI's hint on an unplayable card)."""
     if not view.my_turn and not view.finished:
-        return "No es tu turno"
+        return _NOT_YOUR_TURN
     t, *position = view._position()
     drawn = view.drawn.value if view.drawn and view.my_turn else -1
     return card_reason(t, *position, view.finished, Card.parse(card), drawn)
+
+
+_NOT_YOUR_TURN = Fact("not_your_turn")
 
 
 def revealed_hands(state: Round) -> tuple[tuple[Card, ...], ...]:

@@ -8,8 +8,10 @@ import functools
 from collections.abc import Sequence
 
 import ocholoco
+from tables.audiences import wording
 
 SUIT_CLASS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "": "🃏"}  # "": the joker's
 
 
 def hand_grid(count: int) -> str:
@@ -38,16 +40,16 @@ def _card_info(card: ocholoco.Card, label: str | None) -> dict[str, str]:
     if card.is_joker:
         return {
             "code": label or str(card), "rank": "★", "suit": "", "symbol": "★",
-            "suit_class": "joker", "rank_class": "joker", "name": ocholoco.card_name(card),
+            "suit_class": "joker", "rank_class": "joker", "name": wording.card_name(card),
         }
     return {
         "code": label or str(card),
         "rank": card.rank,
         "suit": card.suit,
-        "symbol": ocholoco.SUIT_SYMBOLS[card.suit],
+        "symbol": SUIT_SYMBOLS[card.suit],
         "suit_class": SUIT_CLASS[card.suit],
         "rank_class": card.rank,
-        "name": ocholoco.card_name(card),
+        "name": wording.card_name(card),
     }
 
 
@@ -59,7 +61,7 @@ def cards_info(cards: Sequence[ocholoco.Card]) -> list[dict[str, str]]:
 def suit_info(suit: str) -> dict[str, str]:
     return {
         "code": suit,
-        "symbol": ocholoco.SUIT_SYMBOLS[suit],
-        "name": ocholoco.SUIT_NAMES[suit],
+        "symbol": SUIT_SYMBOLS[suit],
+        "name": wording.suit_name(suit),
         "suit_class": SUIT_CLASS[suit],
     }

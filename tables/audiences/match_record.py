@@ -15,7 +15,8 @@ from datetime import datetime
 from typing import Any
 
 import ocholoco
-from tables.audiences.narration import log_lines, names_joined
+from tables.audiences import wording
+from tables.audiences.narration import log_lines
 from tables.audiences.round_history import round_replayed, round_reveal
 from tables.models import Seat, Table, TableEvent, TableRound
 from tables.state.snapshot import TableSnapshot
@@ -115,40 +116,40 @@ def match_record(table: Table, number: int, *, now: datetime) -> dict[str, Any] 
     for played in match.rounds:
         record, order = played.record, match.order
         entry: dict[str, Any] = {
-            "numero": record.number,
-            "reparte": record.dealer,
-            "huella": record.commitment,
-            "terminada": played.states is not None,
-            "revelado": round_reveal(record),
-            "jugadas": [
-                {"jugador": order.index(event.seat), "jugada": event.data["move"]}
+            "number": record.number,
+            "dealer": record.dealer,
+            "commitment": record.commitment,
+            "finished": played.states is not None,
+            "reveal": round_reveal(record),
+            "moves": [
+                {"player": order.index(event.seat), "move": event.data["move"]}
                 for event in played.moves
             ],
-            "puntos": None,
-            "ganadores": [],
+            "points": None,
+            "winners": [],
         }
         if played.states is not None:
             end = played.states[-1]
             entry.update(
-                puntos=list(end.round_points), ganadores=list(end.winners), bloqueada=end.blocked
+                points=list(end.round_points), winners=list(end.winners), blocked=end.blocked
             )
         rounds.append(entry)
     outcome = match.outcome
     return {
-        "formato": ocholoco.RECORD_FORMAT,
+        "format": ocholoco.RECORD_FORMAT,
         "version": ocholoco.RECORD_VERSION,
-        "partida": number,
-        "descargada": now.isoformat(timespec="seconds"),
-        "reglas": ocholoco.rules_to_json(rules),
-        "reglas_nombre": rules.label,
-        "jugadores": [
-            {"nombre": name, "lugar": seat + 1, "robot": match.is_robot(seat)}
+        "match": number,
+        "downloaded": now.isoformat(timespec="seconds"),
+        "rules": ocholoco.rules_to_json(rules),
+        "rules_name": wording.rules_name(rules),
+        "players": [
+            {"name": name, "seat": seat + 1, "robot": match.is_robot(seat)}
             for seat, name in zip(match.order, match.names, strict=True)
         ],
-        "rondas": rounds,
-        "totales": list(outcome.totals),
-        "terminada": outcome.finished,
-        "ganadores": list(outcome.winners),
+        "rounds": rounds,
+        "totals": list(outcome.totals),
+        "finished": outcome.finished,
+        "winners": list(outcome.winners),
     }
 
 
@@ -165,11 +166,11 @@ def match_transcript(table: Table, number: int, *, now: datetime) -> str | None:
     ]
     lines = [
         f"Ocho Loco · Partida {number}",
-        f"Jugadores: {names_joined(players)}.",
+        f"Jugadores: {wording.and_list(players)}.",
         f"Descargada el {now:%d/%m/%Y a las %H:%M} (UTC).",
         "",
-        f"Reglas: {table.rules.label}",
-        *(f"  {sentence}" for sentence in ocholoco.describe_rules(table.rules)),
+        f"Reglas: {wording.rules_name(table.rules)}",
+        *(f"  {sentence}" for sentence in wording.rules_sentences(table.rules)),
     ]
     for played in match.rounds:
         record = played.record
@@ -183,7 +184,7 @@ def match_transcript(table: Table, number: int, *, now: datetime) -> str | None:
             lines.append(f"Reparto revelado: {round_reveal(record)}")
             lines.append("Manos repartidas:")
             lines += [
-                f"  {names[p]}: {', '.join(map(ocholoco.card_name, hand))}"
+                f"  {names[p]}: {', '.join(map(wording.card_name, hand))}"
                 for p, hand in enumerate(opening.hands)
             ]
         # The game log's own lines, with the card that opened this round's pile.

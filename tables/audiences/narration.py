@@ -7,19 +7,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import ngettext
+
 import ocholoco
+from tables.audiences import wording
 from tables.models import Seat, Table, TableEvent
 from tables.state.snapshot import TableSnapshot
-
-
-def names_joined(items: list[str]) -> str:
-    """"Ana", "Ana y Beto", "Ana, Beto y Caro"."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " y " + items[-1]
 
 
 def event_text(event: TableEvent, seats: dict[int, Seat]) -> str | None:
     """One sentence for a table event that is not a move (the chat's lines, and "Mientras no
     estabas"), or None for the events that tell nobody anything (a link renewed...)."""
+    return _event_text(event, seats, you=None)
+
+
+def _event_text(event: TableEvent, seats: dict[int, Seat], you: int | None) -> str | None:
+    """`event_text`; a round or a match won by seat `you` said to that seat ("Ganaste la
+    ronda con 12 puntos.")."""
     data = event.data
 
     def name_of(number: int | None) -> str:
@@ -61,15 +65,26 @@ def event_text(event: TableEvent, seats: dict[int, Seat]) -> str | None:
             if not gained:
                 return f"{blocked}La ronda terminó sin puntos."
             best = max(gained.values())
-            winners = names_joined([name_of(n) for n in sorted(gained) if gained[n] == best])
-            verb = "ganan" if len(gained) > 1 else "ganó"
-            return f"{blocked}{winners} {verb} la ronda con {best} punto{'s' if best != 1 else ''}."
+            won = [n for n in sorted(gained) if gained[n] == best]
+            if list(gained) == [you]:
+                said = ngettext(
+                    "Ganaste la ronda con %(best)s punto.",
+                    "Ganaste la ronda con %(best)s puntos.",
+                    best,
+                ) % {"best": best}
+            else:
+                winners = wording.and_list(name_of(n) for n in won)
+                verb = "ganan" if len(gained) > 1 else "ganó"
+                said = f"{winners} {verb} la ronda con {best} punto{'s' if best != 1 else ''}."
+            return f"{blocked}{said}"
         case "match_over":
-            winners = [name_of(n) for n in data.get("winners", [])]
-            verb = "ganan" if len(winners) > 1 else "ganó"
-            if not winners:
+            won = data.get("winners", [])
+            verb = "ganan" if len(won) > 1 else "ganó"
+            if not won:
                 return "Terminó la partida."
-            return f"¡{names_joined(winners)} {verb} la partida!"
+            if won == [you]:
+                return "¡Ganaste la partida!"
+            return f"¡{wording.and_list(name_of(n) for n in won)} {verb} la partida!"
         case "rematch":
             return "¡Revancha! Nueva partida en la misma mesa."
         case "closed":
@@ -119,8 +134,7 @@ def away_summary(table: Table, since_version: int, limit: int = 12) -> list[str]
     def flush() -> None:
         if drawing:
             player, count = drawing
-            lines.append(ocholoco.describe_event(ocholoco.Event("draw", player), name_of)
-                         if count == 1 else f"{name_of(player)} robó {count} cartas")
+            lines.append(wording.draws_sentence(name_of(player), count))
             drawing.clear()
 
     for event in table.events.filter(version__gt=since_version).order_by("id"):
@@ -140,7 +154,7 @@ def away_summary(table: Table, since_version: int, limit: int = 12) -> list[str]
                     drawing.extend([told.player, 1])
                 continue
             flush()
-            lines.append(ocholoco.describe_event(told, name_of))
+            lines.append(wording.event_sentence(told, name_of))
     flush()
     if len(lines) > limit:
         return ["…", *lines[-limit:]]
@@ -153,7 +167,7 @@ def round_log(snapshot: TableSnapshot) -> list[str]:
         return []
     seats, order = snapshot.seats, snapshot.table.match_seats
     return [
-        ocholoco.describe_event(event, lambda player: seats[order[player]].name)
+        wording.event_sentence(event, lambda player: seats[order[player]].name)
         for event in snapshot.round.history
     ]
 
@@ -208,10 +222,13 @@ def log_lines(
             player = order.index(event.seat) if event.seat in order else 0
             for told in _move_events(event, player):
                 seat = order[told.player] if told.player < len(order) else None
-                text = ocholoco.describe_event(told, name_of)
-                you = ocholoco.describe_event(told, name_of, me=told.player)
-                if told.kind == "play" and rules and rules.reverses(told.card.rank, len(order)):
-                    text, you = text + ": cambia el sentido", you + ": cambia el sentido"
+                reverses = (
+                    told.kind == "play"
+                    and rules is not None
+                    and rules.reverses(told.card.rank, len(order))
+                )
+                text = wording.event_sentence(told, name_of, reverses=reverses)
+                you = wording.event_sentence(told, name_of, told.player, reverses=reverses)
                 add(event, seat, text + ".", you + "." if you != text else "")
             continue
         text = event_text(event, seats)
@@ -219,34 +236,32 @@ def log_lines(
             seat = event.seat
             you = _SAID_TO_THE_SEAT.get(event.kind, "") if seat is not None else ""
             if event.kind in ("round_over", "match_over"):
-                seat, you = _winner_told(event, seats, text)
+                seat = _winner(event, seats)
+                you = _event_text(event, seats, you=seat) if seat is not None else ""
             add(event, seat, text, you)
         if event is opening:
             # The card that opens the pile (and any 8 turned back into the stock).
             for told in snapshot.round.history:
                 if told.kind not in ("open", "back"):
                     break
-                add(event, None, ocholoco.describe_event(told, name_of) + ".")
+                add(event, None, wording.event_sentence(told, name_of) + ".")
     return lines
 
 
-def _winner_told(event: TableEvent, seats: dict[int, Seat], text: str) -> tuple[int | None, str]:
-    """A round or a match won by one seat: that seat, and the line said to it ("Ganaste la
-    ronda con 12 puntos.", "¡Ganaste la partida!"); else nobody's."""
+def _winner(event: TableEvent, seats: dict[int, Seat]) -> int | None:
+    """The seat that alone won a match, or alone scored in a round (not scored by penalty),
+    if the same person still holds it."""
     data = event.data
     if event.kind == "match_over":
         winners = data.get("winners", [])
     elif data.get("scoring") == "penalty":
-        return None, ""
+        return None
     else:
-        points = {int(n): p for n, p in data.get("points", {}).items() if p}
-        best = max(points.values(), default=0)
-        winners = [n for n, p in points.items() if p == best]
+        winners = [int(n) for n, p in data.get("points", {}).items() if p]
     seat = seats.get(winners[0]) if len(winners) == 1 else None
-    said = f"{seat.name} ganó la " if seat is not None else ""
-    if not said or said not in text:
-        return None, ""
-    return seat.number, text.replace(said, "Ganaste la ", 1)
+    if seat is None or seat.created_at > event.created_at:
+        return None
+    return seat.number
 
 
 def table_log_lines(table: Table, since_version: int, limit: int = 300) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import ocholoco
+from tables.audiences import wording
 from tables.audiences.cards import card_info, cards_info, suit_info
 from tables.models import Table, TableRound
 
@@ -73,7 +74,7 @@ def round_replay(record: TableRound, step: int) -> dict[str, Any]:
     names = _player_names(record)
     seen = len(states[step - 1].history) if step else 0
     happened = [
-        ocholoco.describe_event(event, names.__getitem__) for event in state.history[seen:]
+        wording.event_sentence(event, names.__getitem__) for event in state.history[seen:]
     ]
     players = [
         {

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import ocholoco
+from tables.audiences import wording
 from tables.audiences.cards import card_info, cards_info, hand_grid, suit_info
-from tables.audiences.narration import log_lines, names_joined
+from tables.audiences.narration import log_lines
 from tables.audiences.round_history import round_proof
 from tables.models import Seat, Table
 from tables.state.lookup import archived_kept_until
@@ -23,6 +24,7 @@ from tables.state.snapshot import TableSnapshot
 
 # The robot levels a host may add (value, label): Django builds `choices` anew on every read.
 ROBOT_LEVELS = Seat.Level.choices
+NO = ("", "")  # a playable card's refusal, shown and spoken: none
 
 
 def target_text(rules: ocholoco.RuleSet, target: int) -> str:
@@ -32,7 +34,7 @@ def target_text(rules: ocholoco.RuleSet, target: int) -> str:
 
 
 def _move_text(snapshot: TableSnapshot, event: ocholoco.Event) -> str:
-    return ocholoco.describe_event(event, lambda player: snapshot.seat_of_player(player).name)
+    return wording.event_sentence(event, lambda player: snapshot.seat_of_player(player).name)
 
 
 def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
@@ -118,7 +120,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
 def _outcome_text(rows: list[dict[str, Any]], *, blocked: bool, penalty: bool) -> str:
     """Who won the round, what and why, in one or two sentences a first-timer can read."""
     winners = [r for r in rows if r["round_winner"]]
-    names = names_joined([r["name"] for r in winners]) if winners else ""
+    names = wording.and_list(r["name"] for r in winners) if winners else ""
     plural = len(winners) > 1
     if penalty:
         how = "La mesa se bloqueó. " if blocked else f"{names} se quedó sin cartas. "
@@ -174,7 +176,7 @@ def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
         "outcome_text": _outcome_text(rows, blocked=state.blocked, penalty=penalty),
         "match_over": match.finished,
         "match_winners": (
-            names_joined([r["name"] for r in rows if r["winner"]]) if match.finished else ""
+            wording.and_list(r["name"] for r in rows if r["winner"]) if match.finished else ""
         ),
         "match_winners_count": sum(r["winner"] for r in rows),
         "winners_total": standings[0]["total"],
@@ -236,10 +238,8 @@ def panel_context(
             {"suit": suit_info(m.suit), "move": ocholoco.move_to_str(m)} for m in moves if m.suit
         ]
         info["needs_suit"] = len(info["suit_moves"]) > 1
-        info["why_not"] = "" if moves or not my_turn else ocholoco.why_not_playable(state, card)
-        info["spoken_why"] = _spoken(
-            ocholoco.why_not_playable(state, card, words=True) if info["why_not"] else ""
-        )
+        why_not = None if moves or not my_turn else ocholoco.why_not_playable(state, card)
+        info["why_not"], info["spoken_why"] = wording.card_refusal(why_not) if why_not else NO
         hand.append(info)
     context.update(
         hand=hand,
@@ -260,19 +260,10 @@ def panel_context(
     return context
 
 
-def _spoken(why_not: str) -> str:
-    """Why a card cannot be played, as its accessible name ends: "no: tienes que jugar picas…"."""
-    return "no: " + why_not[0].lower() + why_not[1:] if why_not else ""
-
-
 def _turn_hint(view: Any) -> str:
     """What the turn asks, said with "Tu turno": "roba 2", "el palo es picas"."""
-    parts = []
-    if view.pending_draw:
-        parts.append(f"roba {view.pending_draw}")
-    if view.active_suit != view.top.suit:  # named by an 8 (or left by a joker)
-        parts.append(f"el palo es {ocholoco.SUIT_NAMES[view.active_suit]}")
-    return ", ".join(parts)
+    named = view.active_suit if view.active_suit != view.top.suit else None  # an 8, a joker
+    return wording.turn_hint(view.pending_draw, named)
 
 
 @dataclass(frozen=True)

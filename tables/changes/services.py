@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 
 import ocholoco
+from tables.audiences import wording
 from tables.changes.unit_of_work import (
     Change,
     acting_host,
@@ -72,7 +73,8 @@ def house_rules(options: dict[str, Any]) -> ocholoco.RuleSet:
     try:
         return ocholoco.ruleset_from_options(options)
     except ocholoco.InvalidRules as invalid:
-        raise TableError(f"Esas reglas no se pueden jugar: {invalid}") from None
+        why = wording.invalid_rules_sentence(invalid.reason)
+        raise TableError(f"Esas reglas no se pueden jugar: {why}") from None
 
 
 def table_open(
@@ -277,7 +279,7 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
     try:
         new_state = ocholoco.apply_move(state, move)
     except ocholoco.IllegalMove as illegal:
-        raise TableError(str(illegal), reason=ILLEGAL) from None
+        raise TableError(wording.reason_sentence(illegal.reason), reason=ILLEGAL) from None
     change.round = new_state
     table.last_move_at = clock.now()
     # What the move did, as the public events it added (a penalty's count, a skip, a

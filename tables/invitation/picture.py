@@ -14,6 +14,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 import ocholoco
+from tables.audiences.cards import SUIT_SYMBOLS
 from tables.invitation.preview import (
     CHANGED,
     HEIGHT,
@@ -78,7 +79,7 @@ def _face(code: str) -> Image.Image:
     if card_.is_joker:
         rank, symbol, colour = "★", "★", RED
     else:
-        rank, symbol = card_.rank, ocholoco.SUIT_SYMBOLS[card_.suit]
+        rank, symbol = card_.rank, SUIT_SYMBOLS[card_.suit]
         colour = RED if card_.suit in "HD" else INK
     corner = _font(SERIF_BOLD, 46)
     mark = _font(SANS, 38)
@@ -193,7 +194,7 @@ def _draw(preview: InvitationPreview) -> Image.Image:
             cx, cy = 480, 140
             draw.ellipse((cx - 42, cy - 42, cx + 42, cy + 42), fill=WHITE, outline=INK)
             colour = RED if preview.active_suit in "HD" else INK
-            draw.text((cx, cy), ocholoco.SUIT_SYMBOLS[preview.active_suit],
+            draw.text((cx, cy), SUIT_SYMBOLS[preview.active_suit],
                       font=_font(SANS, 56), fill=colour, anchor="mm")
     else:
         _stock(image, (140, 150))

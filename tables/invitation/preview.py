@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from django.http import HttpRequest
 from django.urls import reverse
 
+from tables.audiences import wording
 from tables.audiences.visible import board_context
 from tables.models import Table
 from tables.state.snapshot import TableSnapshot
@@ -140,7 +141,7 @@ def invitation_preview(snapshot: TableSnapshot | None) -> InvitationPreview:
     board = board_context(snapshot)
     table = snapshot.table
     host = snapshot.seats.get(table.host_seat)
-    common = {"host": host.name if host else "", "rules": table.rules.label}
+    common = {"host": host.name if host else "", "rules": wording.rules_name(table.rules)}
     if table.status == Table.Status.LOBBY:
         return InvitationPreview(
             kind=LOBBY, seat_count=table.seat_count,

@@ -18,6 +18,7 @@ from django_tasks import task
 from pywebpush import WebPushException, webpush
 
 import ocholoco
+from tables.audiences import wording
 from tables.live.presence import seat_has_table_open
 from tables.models import PushSubscription, Seat, Table
 from tables.state.refusal import TableError
@@ -42,7 +43,7 @@ def alert_text(table: Table, seat: Seat) -> dict[str, str]:
         history = ocholoco.from_json(table.round_state).history
         last = next((e for e in reversed(history) if e.kind in ("play", "pass", "penalty")), None)
         if last is not None:
-            said = ocholoco.describe_event(
+            said = wording.event_sentence(
                 last, lambda player: seats[table.seat_of_player(player)].name
             )
             body = f"{said}: te toca."

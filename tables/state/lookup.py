@@ -99,7 +99,7 @@ def tables_of_browser(secrets_by_table: dict[str, str]) -> list[dict[str, Any]]:
             "players": others,
             "my_turn": turn_number == mine.number,
             "turn_name": snapshot.seats[turn_number].name if turn_number is not None else "",
-            "rules": table.rules.label,
+            "rules": table.rules,
             # Every match played to its end (the last one, once its match is over).
             "matches_over": list(range(1, table.matches or 1))
             + ([table.matches] if table.matches and match and match.finished else []),

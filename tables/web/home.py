@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 import ocholoco
+from tables.audiences import wording
 from tables.changes import services
 from tables.metrics import post_refused
 from tables.models import Table
@@ -40,7 +41,7 @@ PRESET_NOTES = {
 def _rule_choices() -> list[tuple[str, str, str]]:
     """ABRIR MESA's rule sets: the presets (Clásico and Con especiales first), then house rules."""
     presets = ocholoco.PRESETS.items()
-    return [(key, rules.label, PRESET_NOTES.get(key, "")) for key, rules in presets]
+    return [(key, wording.rules_name(rules), PRESET_NOTES.get(key, "")) for key, rules in presets]
 
 
 def _house_options(post: dict) -> dict:
@@ -96,10 +97,15 @@ def rules_page(request: HttpRequest) -> HttpResponse:
             "hand": clasico.hand_size(clasico.max_players),
             "hand_two": clasico.hand_size(2),
             "targets": [(n, clasico.target(n)) for n in players],
-            "values": ocholoco.card_values(clasico),
-            "specials": [ocholoco.effect_sentence(r, e) for r, e in especiales.effects],
+            "values": wording.card_values(clasico),
+            "specials": [wording.effect_sentence(r, e) for r, e in especiales.effects],
             "presets": [
-                (key, rules, PRESET_NOTES.get(key, ""), ocholoco.describe_rules(rules))
+                (
+                    key,
+                    wording.rules_name(rules),
+                    PRESET_NOTES.get(key, ""),
+                    wording.rules_sentences(rules),
+                )
                 for key, rules in ocholoco.PRESETS.items()
             ],
             "rank_effects": RANK_EFFECT_LABELS[1:],
@@ -111,6 +117,8 @@ def rules_page(request: HttpRequest) -> HttpResponse:
 def my_tables(request: HttpRequest) -> HttpResponse:
     """Every table this browser has a seat at, "te toca" first."""
     rows = tables_of_browser(request.session.get(SESSION_KEY, {}))
+    for row in rows:
+        row["rules_name"] = wording.rules_name(row["rules"])
     return render(request, "tables/my_tables.html", {"rows": rows})
 
 

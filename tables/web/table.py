@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 import ocholoco
+from tables.audiences import wording
 from tables.audiences.render import render_board, render_panel
 from tables.audiences.visible import audience_contexts
 from tables.changes import services
@@ -72,7 +73,8 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
                 + render_panel(contexts.panels[seat.number if seat else None], request)
             ),
             "rules": table.rules,
-            "rules_sentences": ocholoco.describe_rules(table.rules),
+            "rules_name": wording.rules_name(table.rules),
+            "rules_sentences": wording.rules_sentences(table.rules),
             "preset_keys": ocholoco.PRESETS.keys(),
             "limits": Table.TurnLimit.choices,
             "vapid_public_key": settings.VAPID_PUBLIC_KEY,

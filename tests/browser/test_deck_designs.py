@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import ocholoco
+from tables.audiences import wording
 from tests.browser.chromium import DESKTOP, PHONE
 from tests.browser.helpers import join_table, open_table, still
 from tests.live import set_round
@@ -164,9 +165,9 @@ def test_cards_keep_their_names_in_every_design(table):
     page = table("reino", PHONE)
     for code in ANA:
         card = page.locator(f"#panel .hand .card[data-card='{code}']")
-        name = ocholoco.card_name(code)
+        name = wording.card_name(code)
         expect(card).to_have_accessible_name(re.compile(rf"^{re.escape(name)}\b", re.I))
-    expect(page.get_by_role("img", name=ocholoco.card_name(TOP))).to_be_visible()
+    expect(page.get_by_role("img", name=wording.card_name(TOP))).to_be_visible()
 
 
 def test_the_deck_choices_preview_each_design_honestly(new_page, server_url):

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import ocholoco
+from tables.audiences import wording
 from tests.browser.chromium import DESKTOP, PHONE
 from tests.browser.helpers import BOXES, at_rest, axe_violations, open_table, still
 from tests.live import set_round
@@ -110,11 +111,11 @@ def test_the_match_end_shows_the_match_alone(new_page, servers):
 
 
 def test_the_phone_header_shows_the_rules_name_whole(new_page, server_url):
-    longest = max(ocholoco.PRESETS.values(), key=lambda rules: len(rules.label))
+    longest = max(ocholoco.PRESETS.values(), key=lambda rules: len(wording.rules_name(rules)))
     page = new_page(PHONE, has_touch=True)
     open_table(page, server_url, "Ana", longest.key)
     name = page.locator(".topbar .rules-name")
-    expect(name).to_have_text(longest.label)
+    expect(name).to_have_text(wording.rules_name(longest))
     still(page)
     whole = name.evaluate(
         "e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight"

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import ocholoco
+from tables.audiences import wording
 from tests.browser.chromium import PHONE
 from tests.browser.helpers import (
     BOXES,
@@ -34,7 +35,7 @@ def _start(page: Page, robots: int = 1) -> None:
 def test_a_round_of_each_house_preset_is_played_to_its_end(new_page, server_url, rules):
     page = new_page()
     open_table(page, server_url, "Ana", rules)
-    expect(page.locator(".rules-name")).to_have_text(ocholoco.PRESETS[rules].label)
+    expect(page.locator(".rules-name")).to_have_text(wording.rules_name(ocholoco.PRESETS[rules]))
     _start(page, robots=2)
     play_round([page])
     expect(page.locator("#panel .summary")).to_be_visible()

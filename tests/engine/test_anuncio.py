@@ -6,6 +6,7 @@ from ocholoco import (
     Card,
     Catch,
     Draw,
+    Fact,
     IllegalMove,
     Play,
     apply_move,
@@ -50,14 +51,16 @@ def test_who_forgets_to_announce_is_caught_by_the_next_player_and_draws_two():
 def test_once_the_next_player_acts_it_is_too_late_to_catch():
     state = play(position("anuncio", HANDS, "5D", stock=STOCK), "5H", "9H")
     assert state.exposed is None and Catch() not in legal_moves(state)
-    with pytest.raises(IllegalMove, match="^No hay nadie a quien pillar"):
+    with pytest.raises(IllegalMove) as refused:
         apply_move(state, "catch")
+    assert refused.value.reason == Fact("nobody_to_catch")
 
 
 def test_an_announcement_is_only_for_the_second_to_last_card():
     state = position("anuncio", [["5H", "KS", "6H"], ["9H"]], "5D", stock=STOCK)
-    with pytest.raises(IllegalMove, match="penúltima"):
+    with pytest.raises(IllegalMove) as refused:
         apply_move(state, "5H!")
+    assert refused.value.reason == Fact("announce_second_last")
 
 
 def test_queen_skips_ace_reverses_and_two_makes_draw_two_as_in_especiales():

@@ -1,13 +1,10 @@
 import pytest
 
 from ocholoco import (
-    SUIT_NAMES,
-    SUIT_SYMBOLS,
     Card,
     Draw,
     Pass,
     Play,
-    card_name,
     parse_move,
 )
 
@@ -32,15 +29,6 @@ def test_a_malformed_card_is_rejected(text):
         Card.parse(text)
 
 
-def test_cards_have_spanish_names_and_suit_symbols():
-    assert card_name("10H") == "10 de corazones"
-    assert card_name("AS") == "as de picas"
-    assert card_name("QC") == "reina de tréboles"
-    assert card_name("KD") == "rey de diamantes"
-    assert SUIT_SYMBOLS == {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-    assert SUIT_NAMES["C"] == "tréboles"
-
-
 @pytest.mark.parametrize(
     ("text", "move"),
     [
@@ -61,38 +49,6 @@ def test_moves_have_a_string_notation_that_parses_back(text, move):
 def test_a_malformed_move_is_rejected(text):
     with pytest.raises(ValueError):
         parse_move(text)
-
-
-def test_history_events_read_as_spanish_log_lines():
-    from ocholoco import Event, describe_event
-
-    names = ["Ana", "Beto"].__getitem__
-    play8 = Event("play", 0, Card.parse("8H"), "S")
-    assert describe_event(play8, names) == "Ana jugó el 8 de corazones y pidió picas"
-    assert describe_event(Event("play", 1, Card.parse("QC")), names) == (
-        "Beto jugó la reina de tréboles"
-    )
-    assert describe_event(Event("penalty", 1, count=4), names) == (
-        "Beto robó 4 cartas y pierde el turno"
-    )
-
-
-def test_a_players_own_events_are_said_to_them_and_others_by_name():
-    from ocholoco import Event, describe_event
-
-    names = ["Ana", "Beto"].__getitem__
-    play8 = Event("play", 0, Card.parse("8H"), "S")
-    assert describe_event(play8, names, me=0) == "Jugaste el 8 de corazones y pediste picas"
-    assert describe_event(play8, names, me=1) == "Ana jugó el 8 de corazones y pidió picas"
-    assert describe_event(Event("draw", 1), names, me=1) == "Robaste una carta"
-    assert describe_event(Event("penalty", 1, count=2), names, me=1) == (
-        "Robaste 2 cartas y pierdes el turno"
-    )
-    assert describe_event(Event("pass", 0), names, me=0) == "Pasaste"
-    assert describe_event(Event("skip", 0), names, me=0) == "Pierdes el turno"
-    # What is nobody's (the card that opens the pile) reads the same for everyone.
-    opening = Event("open", 0, Card.parse("9H"))
-    assert describe_event(opening, names, me=0) == describe_event(opening, names)
 
 
 def test_a_turn_begins_after_the_last_event_of_someone_else():

@@ -1,4 +1,4 @@
-"""Custom rule sets from options, their JSON, their validation and their Spanish rules card."""
+"""Custom rule sets from options, their JSON, their validation and the facts they say."""
 
 import json
 import random
@@ -8,17 +8,19 @@ import pytest
 from ocholoco import (
     PRESETS,
     Effect,
+    Fact,
     InvalidRules,
-    describe_rules,
     from_json,
     new_match,
     new_round,
     random_playout,
+    rules_facts,
     rules_from_json,
     rules_to_json,
     ruleset_from_options,
     to_json,
 )
+from ocholoco.facts import RULES_FACTS
 
 CUSTOM = {
     "label": "La de casa",
@@ -71,48 +73,48 @@ def test_rounds_and_matches_with_custom_rules_survive_a_json_round_trip(players)
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("options", "reason"),
     [
-        ({"max_players": 9}, "Se juega de 2 a 8 jugadores"),
-        ({"max_players": 4, "hand_size": 13}, "No hay cartas para repartir 13 a 4 jugadores"),
-        ({"wild_rank": "Q", "effects": {"Q": "skip"}}, "no puede tener efecto"),
-        ({"effects": {"JK": "skip"}}, "carta que no está en la baraja"),
-        ({"effects": {"Q": "copy"}}, "solo se juega entre dos"),
-        ({"effects": {"2": {"kind": "draw"}}}, "necesita cuántas cartas"),
-        ({"effects": {"2": "fly"}}, "Efecto desconocido"),
-        ({"draw_policy": "never"}, "Forma de robar desconocida"),
-        ({"hand_size": "mucho"}, "tiene que ser un número"),
-        ({"colour": "red"}, "Opción desconocida: colour"),
-        ({"base": "poker"}, "No hay reglas base"),
+        ({"max_players": 9}, Fact("players_range")),
+        ({"max_players": 4, "hand_size": 13}, Fact.of("not_enough_cards", cards=13, players=4)),
+        ({"wild_rank": "Q", "effects": {"Q": "skip"}}, Fact("wild_with_effect")),
+        ({"effects": {"JK": "skip"}}, Fact("effect_not_in_deck")),
+        ({"effects": {"Q": "copy"}}, Fact("copy_two_players")),
+        ({"effects": {"2": {"kind": "draw"}}}, Fact("draw_amount_missing")),
+        ({"effects": {"2": "fly"}}, Fact.of("effect_unknown", kind="'fly'")),
+        ({"draw_policy": "never"}, Fact("draw_policy_unknown")),
+        ({"hand_size": "mucho"}, Fact.of("not_a_number", name="hand_size")),
+        ({"colour": "red"}, Fact.of("options_unknown", names=("colour",))),
+        ({"base": "poker"}, Fact.of("base_unknown", name="'poker'")),
     ],
 )
-def test_an_impossible_combination_is_refused_with_a_message_in_spanish(options, message):
-    with pytest.raises(InvalidRules, match=message):
+def test_an_impossible_combination_is_refused_with_its_reason(options, reason):
+    with pytest.raises(InvalidRules) as refused:
         ruleset_from_options(options)
+    assert refused.value.reason == reason
     assert issubclass(InvalidRules, ValueError)
 
 
-def test_every_rule_set_is_described_in_spanish_sentences_that_follow_its_data():
+def test_every_rule_set_is_described_by_facts_that_follow_its_data():
     for rules in PRESETS.values():
-        lines = describe_rules(rules)
-        assert all(line.endswith(".") for line in lines)
-        assert f"de {rules.min_players} a {rules.max_players} jugadores" in lines[0]
-    text = " ".join(describe_rules(ruleset_from_options(CUSTOM)))
-    for part in ("2 comodines", "desde 5 jugadores se mezclan dos barajas", "una jota",
-                 "Un 8: el siguiente jugador roba 3", "no se puede responder",
-                 "robas una carta: si sirve", "se baraja el descarte", "robas 3",
-                 "el comodín, 25", "llega a 200 puntos", "gana quien tenga menos"):  # fmt: skip
-        assert part in text, part
-    clasico = " ".join(describe_rules(PRESETS["clasico"]))
-    assert "El mazo no se rehace" in clasico and "más puntos" in clasico
-    assert "Se reparten 7 con 2 jugadores y 5 con 3 a 4 jugadores." in describe_rules(
-        PRESETS["clasico"]
-    )
+        facts = rules_facts(rules)
+        assert facts[0] == Fact.of("players", min=rules.min_players, max=rules.max_players)
+        assert {f.code for f in facts} <= RULES_FACTS
+    facts = {f.code: dict(f.args) for f in rules_facts(ruleset_from_options(CUSTOM))}
+    assert facts["deck_two_from"] == {"jokers": 2, "players": 5}
+    assert facts["wilds"] == {"ranks": ("J",)}
+    assert facts["draw"] == {"policy": "draw_one"} and facts["reshuffle"] == {"times": 3}
+    assert facts["announce"] == {"fine": 3}
+    assert facts["target_penalty"] == {"points": 200, "per_player": False}
+    assert (("JK",), 25) in facts["points"]["groups"]
+    clasico = {f.code: dict(f.args) for f in rules_facts(PRESETS["clasico"])}
+    assert "no_reshuffle" in clasico and "scoring_winner_takes" in clasico
+    assert clasico["deal_by_players"] == {"groups": ((2, 2, 7), (3, 4, 5))}
+    assert clasico["points"] == {
+        "groups": ((("8",), 50), (("K", "Q", "J"), 10), (("A",), 1)),
+        "runs": ((2, 7), (9, 9), (10, 10)),
+    }
 
 
-def test_presets_come_in_order_with_their_spanish_labels():
-    assert [(k, r.label) for k, r in PRESETS.items()] == [
-        ("clasico", "Clásico"), ("especiales", "Con especiales"),
-        ("libro", "Ocho locos de libro"), ("anuncio", "Crazy Eights con anuncio"),
-        ("chileno", "Ocho loco chileno"),
-    ]  # fmt: skip
+def test_presets_come_in_order():
+    assert list(PRESETS) == ["clasico", "especiales", "libro", "anuncio", "chileno"]

@@ -28,6 +28,7 @@ from ocholoco import (
     view_for,
     why_not_playable,
 )
+from ocholoco.facts import REASONS
 
 GAMES = [(key, n) for key, rules in PRESETS.items()
          for n in range(rules.min_players, rules.max_players + 1)]  # fmt: skip
@@ -102,7 +103,7 @@ def check_position(state):
             try:
                 apply_move(state, move)
             except IllegalMove as refusal:
-                assert str(refusal)
+                assert refusal.reason.code in REASONS
             else:
                 raise AssertionError(f"{move} was accepted but is not legal")
             refused += 1

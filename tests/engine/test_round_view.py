@@ -6,6 +6,7 @@ import pytest
 
 from ocholoco import (
     Card,
+    Fact,
     legal_moves,
     legal_moves_for_view,
     new_round,
@@ -58,7 +59,7 @@ def test_legal_moves_from_a_view_are_those_of_the_round_on_the_viewers_turn():
 def test_why_a_card_is_not_playable_is_told_from_the_view_too():
     state = position("clasico", [["7H", "JD"], ["KS"]], "5H", stock=["2C"])
     assert why_not_playable_for_view(view_for(state, 0), "JD") == why_not_playable(state, "JD")
-    assert why_not_playable_for_view(view_for(state, 1), "KS") == "No es tu turno"
+    assert why_not_playable_for_view(view_for(state, 1), "KS") == Fact("not_your_turn")
 
 
 def test_hands_are_revealed_only_once_the_round_is_over():

@@ -5,6 +5,7 @@ import pytest
 from ocholoco import (
     Card,
     Draw,
+    Fact,
     IllegalMove,
     Pass,
     Play,
@@ -41,7 +42,7 @@ def test_an_eight_may_name_any_suit_even_its_own():
 def test_after_an_eight_only_the_named_suit_or_another_eight_may_follow():
     state = play(position("clasico", [["8D", "9S"], ["KS", "5D", "8C", "9H"]], "5H"), "8D:S")
     assert plays(state) == {"KS", "8C:S", "8C:H", "8C:D", "8C:C"}
-    assert why_not_playable(state, "5D") == "Tienes que jugar ♠ o un 8"
+    assert why_not_playable(state, "5D") == Fact.of("must_follow_suit", suit="S", wilds=("8",))
 
 
 def test_drawing_is_allowed_while_holding_a_playable_card_and_keeps_the_turn():
@@ -72,30 +73,33 @@ def test_no_draw_from_an_empty_stock():
 
 
 @pytest.mark.parametrize(
-    ("stock", "hand", "move", "message"),
+    ("stock", "hand", "move", "reason"),
     [
-        (["2C"], ["7H", "JD"], "QH", "Esa carta no está en tu mano"),
-        (["2C"], ["7H", "JD"], "JD", "Tienes que jugar ♥, un 5 o un 8"),
-        (["2C"], ["8S", "JD"], "8S", "Tienes que elegir un palo para el 8"),
-        (["2C"], ["7H", "JD"], "7H:S", "Con un 7 no se elige palo"),
-        (["2C"], ["7H", "JD"], "pass", "No puedes pasar: todavía puedes robar"),
-        ([], ["7H", "JD"], "pass", "No puedes pasar: tienes una carta que sirve"),
-        ([], ["7H", "JD"], "draw", "El mazo se acabó: no puedes robar"),
-        (["2C"], ["8S"], "8S:H", "Con tu última carta no eliges palo: la ronda termina"),
+        (["2C"], ["7H", "JD"], "QH", Fact("not_in_hand")),
+        (["2C"], ["7H", "JD"], "JD", Fact.of("must_follow", suit="H", rank="5", wilds=("8",))),
+        (["2C"], ["8S", "JD"], "8S", Fact.of("must_name_suit", rank="8")),
+        (["2C"], ["7H", "JD"], "7H:S", Fact.of("no_suit_to_name", rank="7")),
+        (["2C"], ["7H", "JD"], "pass", Fact("pass_can_draw")),
+        ([], ["7H", "JD"], "pass", Fact("pass_can_play")),
+        ([], ["7H", "JD"], "draw", Fact("stock_empty")),
+        (["2C"], ["8S"], "8S:H", Fact("last_card_names_no_suit")),
     ],
 )
-def test_an_illegal_move_is_refused_with_a_message_for_the_player(stock, hand, move, message):
+def test_an_illegal_move_is_refused_with_its_reason_and_its_arguments(stock, hand, move, reason):
     state = position("clasico", [hand, OTHER], "5H", stock=stock)
-    with pytest.raises(IllegalMove, match=f"^{message}$"):
+    with pytest.raises(IllegalMove) as refused:
         apply_move(state, move)
+    assert refused.value.reason == reason
 
 
 def test_why_a_card_is_not_playable_is_told_and_none_when_it_is():
     state = position("clasico", [["7H", "JD", "8C"], OTHER], "5H", stock=["2C"])
     assert why_not_playable(state, "7H") is None
     assert why_not_playable(state, "8C") is None
-    assert why_not_playable(state, "JD") == "Tienes que jugar ♥, un 5 o un 8"
-    assert why_not_playable(state, "KS") == "Esa carta no está en tu mano"
+    assert why_not_playable(state, "JD") == Fact.of(
+        "must_follow", suit="H", rank="5", wilds=("8",)
+    )
+    assert why_not_playable(state, "KS") == Fact("not_in_hand")
 
 
 def test_play_goes_on_in_the_current_direction():

@@ -14,6 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 import ocholoco
+from tables.audiences import wording
 from tables.audiences.narration import table_log_lines
 from tables.models import Table, TableRound
 
@@ -99,23 +100,23 @@ def test_a_downloaded_match_replays_to_the_same_scores_and_its_reveals_match_the
     assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
     record, transcript = downloaded(spectator, table, 1)
 
-    assert (record["formato"], record["version"]) == ("ocholoco-partida", 1)
+    assert (record["format"], record["version"]) == ("ocholoco-partida", 1)
     checked = ocholoco.record_check(record)
     assert checked.match.totals == match.totals and checked.match.winners == match.winners
-    assert checked.match.finished and record["terminada"] and not checked.in_play
+    assert checked.match.finished and record["finished"] and not checked.in_play
     seats = {seat.number: seat for seat in table.seats.all()}
-    assert record["jugadores"] == [
-        {"nombre": seats[n].name, "lugar": n + 1, "robot": seats[n].is_robot}
+    assert record["players"] == [
+        {"name": seats[n].name, "seat": n + 1, "robot": seats[n].is_robot}
         for n in table.match_seats
     ]
     rounds = list(TableRound.objects.filter(table=table).order_by("id"))
-    assert len(record["rondas"]) == len(rounds) == len(checked.rounds)
-    for entry, kept in zip(record["rondas"], rounds, strict=True):
-        assert hashlib.sha256(entry["revelado"].encode()).hexdigest() == entry["huella"]
-        assert (entry["huella"], entry["revelado"]) == (kept.commitment, kept.reveal)
+    assert len(record["rounds"]) == len(rounds) == len(checked.rounds)
+    for entry, kept in zip(record["rounds"], rounds, strict=True):
+        assert hashlib.sha256(entry["reveal"].encode()).hexdigest() == entry["commitment"]
+        assert (entry["commitment"], entry["reveal"]) == (kept.commitment, kept.reveal)
     assert checked.rounds[-1] == round_of(table)  # the last round ends where the table's did
     moves = table.events.filter(kind="move").count()
-    assert sum(len(entry["jugadas"]) for entry in record["rondas"]) == moves
+    assert sum(len(entry["moves"]) for entry in record["rounds"]) == moves
     text = json.dumps(record)
     for secret in ("secret", "session", "127.0.", table.code, table.player_code):
         assert secret not in text
@@ -123,10 +124,10 @@ def test_a_downloaded_match_replays_to_the_same_scores_and_its_reveals_match_the
     # The transcript: the game log's own sentences, every deal's commitment and reveal.
     assert transcript.startswith("Ocho Loco · Partida 1\n")
     rules = table.rules  # the house rules, told as the rules card tells them
-    assert f"Reglas: {rules.label}\n" in transcript
-    assert all(f"  {sentence}\n" in transcript for sentence in ocholoco.describe_rules(rules))
-    for entry in record["rondas"]:
-        assert entry["huella"] in transcript and entry["revelado"] in transcript
+    assert f"Reglas: {wording.rules_name(rules)}\n" in transcript
+    assert all(f"  {sentence}\n" in transcript for sentence in wording.rules_sentences(rules))
+    for entry in record["rounds"]:
+        assert entry["commitment"] in transcript and entry["reveal"] in transcript
     match_log = table_log_lines(table, rounds[0].start_version, limit=10**6)
     said = [line["text"] for line in match_log]
     assert len(said) > moves
@@ -134,7 +135,7 @@ def test_a_downloaded_match_replays_to_the_same_scores_and_its_reveals_match_the
     for line in said:
         assert line in lines
     assert lines[-1] == "Total: " + " · ".join(
-        f"{p['nombre']} {total}" for p, total in zip(record["jugadores"], match.totals, strict=True)
+        f"{p['name']} {total}" for p, total in zip(record["players"], match.totals, strict=True)
     ) + "."
 
 
@@ -145,14 +146,20 @@ def test_a_tampered_download_does_not_check_out(django_capture_on_commit_callbac
     ocholoco.record_check(record)
 
     forged = json.loads(json.dumps(record))
-    forged["rondas"][0]["puntos"][0] += 1
-    with pytest.raises(ocholoco.RecordError, match="puntos"):
+    forged["rounds"][0]["points"][0] += 1
+    with pytest.raises(ocholoco.RecordError) as refused:
         ocholoco.record_check(forged)
+    assert wording.record_error_sentence(refused.value.reason) == (
+        "Ronda 1: los puntos o los ganadores no son los que da el juego."
+    )
     forged = json.loads(json.dumps(record))
-    reveal = forged["rondas"][0]["revelado"]
-    forged["rondas"][0]["revelado"] = reveal.replace("mazo=", "mazo=2S,", 1)
-    with pytest.raises(ocholoco.RecordError, match="huella"):
+    reveal = forged["rounds"][0]["reveal"]
+    forged["rounds"][0]["reveal"] = reveal.replace("mazo=", "mazo=2S,", 1)
+    with pytest.raises(ocholoco.RecordError) as refused:
         ocholoco.record_check(forged)
+    assert wording.record_error_sentence(refused.value.reason) == (
+        "Ronda 1: el reparto revelado no da la huella anunciada."
+    )
 
 
 def test_a_match_downloaded_mid_round_shows_no_card_that_was_hidden(
@@ -179,18 +186,18 @@ def test_a_match_downloaded_mid_round_shows_no_card_that_was_hidden(
         for text in (json.dumps(record), transcript):
             assert in_play.reveal not in text
             assert ocholoco.Deal.parse(in_play.reveal).salt not in text
-        first, second = record["rondas"]
-        assert first["terminada"] and first["revelado"] and first["puntos"]
-        assert (second["terminada"], second["revelado"], second["puntos"]) == (False, None, None)
-        assert second["huella"] == in_play.commitment
+        first, second = record["rounds"]
+        assert first["finished"] and first["reveal"] and first["points"]
+        assert (second["finished"], second["reveal"], second["points"]) == (False, None, None)
+        assert second["commitment"] == in_play.commitment
         # The round in play: only the cards everybody saw played (and the one that opened it).
         assert set(CARD.findall(json.dumps(second))) <= public
         told = transcript[transcript.index("\nRonda 2 ·") :]
         assert "sigue en juego" in told and "Manos repartidas" not in told
         for card in hidden:
-            assert ocholoco.card_name(card) not in told, card
+            assert wording.card_name(card) not in told, card
         checked = ocholoco.record_check(record)
-        assert checked.in_play and len(checked.rounds) == 1 and not record["terminada"]
+        assert checked.in_play and len(checked.rounds) == 1 and not record["finished"]
 
 
 def test_unknown_tables_and_matches_answer_a_spanish_404():
@@ -222,8 +229,8 @@ def test_each_match_of_a_rematch_is_downloadable_and_my_tables_offers_the_finish
 
     first, _ = downloaded(people[1], table, 1)
     second, told = downloaded(people[1], table, 2)
-    assert first["terminada"] and ocholoco.record_check(first).match.finished
-    assert second["partida"] == 2 and not second["terminada"]
+    assert first["finished"] and ocholoco.record_check(first).match.finished
+    assert second["match"] == 2 and not second["finished"]
     assert ocholoco.record_check(second).in_play and "Partida 2" in told
     history = Person().get(f"/mesa/{table.code}/historial/").content.decode()
     for number in (1, 2):
@@ -247,7 +254,7 @@ def test_the_match_check_command_accepts_a_true_download_and_refuses_a_changed_o
     record, _ = downloaded(people[0], table, 1)
     true, changed = tmp_path / "partida.json", tmp_path / "cambiada.json"
     true.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-    record["rondas"][0]["jugadas"].pop()
+    record["rounds"][0]["moves"].pop()
     changed.write_text(json.dumps(record), encoding="utf-8")
 
     out = io.StringIO()

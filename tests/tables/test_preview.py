@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 import pytest
 from PIL import Image
 
-import ocholoco
+from tables.audiences import wording
 from tables.invitation import picture
 from tables.invitation.preview import invitation_preview
 from tables.invitation.qr import QR_NAME
@@ -153,7 +153,7 @@ def test_no_preview_names_a_card_of_a_hand_nor_carries_the_players_address(game)
         assert table.player_code not in html
         for card in hands:
             assert not re.search(rf"\b{card}\b", html), card
-            assert ocholoco.card_name(card) not in html
+            assert wording.card_name(card) not in html
         assert meta(html)["og:url"] == f"http://testserver/mesa/{table.code}/"
     # What the picture shows: the pile's top card (public), never a card of a hand.
     shown = invitation_preview(TableSnapshot.load(table))

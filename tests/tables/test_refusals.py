@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings
 
 import ocholoco
+from tables.audiences import wording
 from tables.models import Table, TableEvent
 
 from .helpers import (
@@ -49,7 +50,7 @@ def test_a_move_the_rules_do_not_allow_is_refused_with_the_engines_reason(game, 
     table, _, beto = game
     with pytest.raises(ocholoco.IllegalMove) as illegal:
         ocholoco.apply_move(round_of(table), move)
-    assert str(illegal.value) in notice(beto.move(table, move))
+    assert wording.reason_sentence(illegal.value.reason) in notice(beto.move(table, move))
 
 
 def test_a_move_against_a_version_someone_else_already_moved_from_is_refused(game):

@@ -9,6 +9,7 @@ import re
 import pytest
 
 import ocholoco
+from tables.audiences import wording
 
 from .helpers import Person, lobby, page
 
@@ -41,13 +42,13 @@ def test_every_section_has_an_id_and_an_entry_in_the_table_of_contents():
         assert f'href="#{section}"' in toc
 
 
-def test_each_rule_set_is_told_in_the_sentences_the_engine_describes_it_with():
+def test_each_rule_set_is_told_in_the_sentences_of_the_facts_the_engine_says():
     shown = _rules_page()
     for key, rules in ocholoco.PRESETS.items():
         start = shown.index(f'<section id="reglas-{key}"')
         told = shown[start : shown.index("</section>", start)]
-        assert rules.label in told
-        for sentence in ocholoco.describe_rules(rules):
+        assert wording.rules_name(rules) in told
+        for sentence in wording.rules_sentences(rules):
             assert sentence in told
 
 
@@ -58,11 +59,11 @@ def test_the_game_is_told_with_the_numbers_of_the_classic_rules():
     assert f"Cada uno recibe {clasico.hand_size(4)} cartas ({clasico.hand_size(2)} cuando" in text
     for players in (2, 3, 4):
         assert f"{players} jugadores: {clasico.target(players)} puntos" in text
-    for cards, value in ocholoco.card_values(clasico):
+    for cards, value in wording.card_values(clasico):
         assert f"{cards.capitalize()} {value}" in text
     assert "El rey, la reina y la jota 10" in text and "El 8 50" in text
     for rank, effect in ocholoco.PRESETS["especiales"].effects:
-        assert ocholoco.effect_sentence(rank, effect) in text
+        assert wording.effect_sentence(rank, effect) in text
     for words in ("ROBAR 2", "↻", "↺", "Enter", "cruceta", "Toca una carta"):
         assert words in text
 

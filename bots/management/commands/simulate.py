@@ -3,7 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ocholoco import PRESETS
-from ocholoco.simulate import simulate
+from ocholoco.simulate import SimulationReport, simulate
+from tables.audiences.wording import rules_name
 
 
 class Command(BaseCommand):
@@ -19,9 +20,21 @@ class Command(BaseCommand):
         rules = PRESETS[options["rules"]]
         if not rules.min_players <= options["players"] <= rules.max_players:
             raise CommandError(
-                f"{rules.label}: se juega de {rules.min_players} a {rules.max_players}"
+                f"{rules_name(rules)}: se juega de {rules.min_players} a {rules.max_players}"
             )
         report = simulate(
             options["rules"], options["players"], options["rounds"], seed=options["seed"]
         )
-        self.stdout.write("\n".join(report.lines()))
+        self.stdout.write("\n".join(_lines(report)))
+
+
+def _lines(report: SimulationReport) -> list[str]:
+    return [
+        f"{report.rules}, {report.players} jugadores: {report.rounds} rondas en"
+        f" {report.seconds:.2f} s",
+        f"  {report.rounds_per_second:,.0f} rondas/s, {report.moves_per_second:,.0f} jugadas/s, "
+        f"{report.moves_per_round:.1f} jugadas por ronda",
+        f"  mesa bloqueada: {report.blocked_share:.1%}",
+        "  rondas ganadas por lugar: "
+        + ", ".join(f"{seat}: {n}" for seat, n in enumerate(report.wins)),
+    ]

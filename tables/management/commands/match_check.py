@@ -7,6 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 import ocholoco
+from tables.audiences import wording
 
 
 class Command(BaseCommand):
@@ -26,8 +27,9 @@ class Command(BaseCommand):
         try:
             checked = ocholoco.record_check(record)
         except ocholoco.RecordError as refused:
-            raise CommandError(f"La partida no se comprueba: {refused}") from None
-        names = [player.get("nombre", "?") for player in record["jugadores"]]
+            why = wording.record_error_sentence(refused.reason)
+            raise CommandError(f"La partida no se comprueba: {why}") from None
+        names = [player.get("name", "?") for player in record["players"]]
         totals = " · ".join(f"{n} {t}" for n, t in zip(names, checked.match.totals, strict=True))
         self.stdout.write(
             f"Partida comprobada: {len(checked.rounds)} ronda(s) terminada(s), cada reparto "
