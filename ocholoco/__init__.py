@@ -6,10 +6,8 @@ docs/architecture.md). The robots' fast path works on ints: `legal_actions`, `ap
 ``suit_index``; its constants and tables are the public modules `encoding` and `cards`.
 """
 
-from .cards import CARDS, JOKER, RANKS, SUITS, Card, copy_labels
+from .cards import JOKER, RANKS, SUITS, Card, copy_labels
 from .describe import points_fact, rules_facts
-from .encoding import DRAW as DRAW_ACTION
-from .encoding import PASS as PASS_ACTION
 from .encoding import action_of
 from .facts import Fact
 from .fairness import Deal, commitment_of, reshuffle_order, shuffled_deal
@@ -35,7 +33,7 @@ from .view import (
 )
 
 __all__ = [
-    "CARDS", "DRAW_ACTION", "JOKER", "PASS_ACTION", "PRESETS", "RANKS", "RECORD_FORMAT",
+    "JOKER", "PRESETS", "RANKS", "RECORD_FORMAT",
     "RECORD_VERSION", "SUITS",
     "Card", "Catch", "Deal", "Draw", "Effect", "Event", "Fact", "IllegalMove", "InvalidRules",
     "Match", "Move", "Pass", "Play", "RecordCheck", "RecordError",

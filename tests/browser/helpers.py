@@ -130,14 +130,18 @@ def at_rest(page: Page, version: int = 0) -> None:
 
 
 def same_version(pages: list[Page]) -> int:
-    """Until every page shows one version, the newest any of them shows: returns it."""
+    """Until every page shows one version, the newest any of them shows, and none has a move
+    of its own on its way (its answer or its push not in yet): returns it. A test acts from
+    there: the table it reads is the one its move will be made against."""
     while True:
         newest = max(board_version(page) for page in pages)
         for page in pages:
             page.wait_for_function(
-                """v => ['#board', '#panel'].every(
+                """v => (['#board', '#panel'].every(
                     id => parseInt(document.querySelector(id).dataset.version) === v)
-                    || parseInt(document.querySelector('#board').dataset.version) > v""",
+                    || parseInt(document.querySelector('#board').dataset.version) > v)
+                    && (document.getElementById('table-page') || {dataset: {}}).dataset.move
+                        !== 'pending'""",
                 arg=newest,
             )
         if {board_version(page) for page in pages} == {newest}:

@@ -136,8 +136,11 @@ def _play(page: Page, turns: int | None = None) -> None:
             _play_my_turn(page)
             played += 1
         wait_for_version_above(page, before)
-        if mine and not page.locator("#panel .summary").count():
-            assert page.evaluate("!!document.activeElement.closest('#panel')"), page_report(page)
+        if mine:
+            same_version([page])  # her move settled: its answer or its push is in
+            if not page.locator("#panel .summary").count():
+                focused = page.evaluate("!!document.activeElement.closest('#panel')")
+                assert focused, page_report(page)
 
 
 def _turns_taken(lines: list[str]) -> int:
