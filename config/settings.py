@@ -113,6 +113,13 @@ if os.environ.get("DATABASE_URL"):
         }
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
+    # SQLITE_SYNCHRONOUS: NORMAL (the default) or FULL, the fsync at each commit. In WAL mode
+    # NORMAL never corrupts the database, but a power cut (not a crash of the process) may roll
+    # back the transactions committed since the last checkpoint; FULL keeps every commit, at
+    # the cost measured in docs/performance.md ("Durability"). docs/operating.md, "Durability".
+    SQLITE_SYNCHRONOUS = os.environ.get("SQLITE_SYNCHRONOUS", "NORMAL").strip().upper()
+    if SQLITE_SYNCHRONOUS not in {"NORMAL", "FULL"}:
+        raise ImproperlyConfigured("SQLITE_SYNCHRONOUS must be NORMAL or FULL.")
     SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
@@ -123,7 +130,9 @@ else:
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "init_command": (
+                    f"PRAGMA journal_mode=WAL; PRAGMA synchronous={SQLITE_SYNCHRONOUS};"
+                ),
             },
         }
     }
