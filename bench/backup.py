@@ -245,14 +245,16 @@ def backups_on_request() -> None:
 
 
 class BackupsUnderLoad(Bench):
-    """bench/load.py's people at their tables; in the measured window, backups over and over
-    (a warm process's, `backups_on_request`), each followed by a pause as long (at least
-    2 s): the moves sent while one ran against the others, in one run."""
+    """bench/load.py's people at their tables; from a third into the measured window on,
+    backups over and over (a warm process's, `backups_on_request`), each followed by a pause
+    as long (at least 2 s): the moves sent while one ran against the others, in one run. A
+    backup still running when the window ends counts as running to its end."""
 
     def __init__(self, args: argparse.Namespace, servers: list, env: dict[str, str]) -> None:
         super().__init__(args, servers)
         self.env = env
         self.backups: list[tuple[float, float]] = []  # (began, ended)
+        self.running_since: float | None = None
 
     async def fault(self) -> None:  # bench/load.py's hook for what happens in the window
         taker = await asyncio.create_subprocess_exec(
@@ -262,22 +264,25 @@ class BackupsUnderLoad(Bench):
         try:
             await taker.stdout.readline()  # ready
             w0, w1 = self.window
-            await asyncio.sleep(max(0.0, w0 + 2 - time.monotonic()))
+            await asyncio.sleep(max(0.0, w0 + (w1 - w0) / 3 - time.monotonic()))
             while time.monotonic() < w1 - 2:
-                began = time.monotonic()
+                self.running_since = time.monotonic()
                 taker.stdin.write(b"backup\n")
                 await taker.stdin.drain()
                 if not await taker.stdout.readline():
                     raise RuntimeError("the backup failed (its traceback is above)")
-                ended = time.monotonic()
-                self.backups.append((began, ended))
-                await asyncio.sleep(max(2.0, ended - began))
+                self.backups.append((self.running_since, time.monotonic()))
+                self.running_since = None
+                await asyncio.sleep(max(2.0, self.backups[-1][1] - self.backups[-1][0]))
         finally:
-            taker.stdin.close()
-            await taker.wait()
+            if taker.returncode is None:
+                taker.kill()
+                await taker.wait()
 
     def during(self, sent: float) -> bool:
-        return any(began <= sent <= ended for began, ended in self.backups)
+        return (self.running_since is not None and sent >= self.running_since) or any(
+            began <= sent <= ended for began, ended in self.backups
+        )
 
 
 def load_args(tables: int, duration: float) -> argparse.Namespace:
@@ -297,8 +302,10 @@ def load_report(bench: BackupsUnderLoad) -> None:
     update_delays(bench, w0, w1)  # each move's last viewer
     moves = [m for m in bench.moves if w0 <= m.sent <= w1 and m.last_viewer is not None]
     spans = [ended - began for began, ended in bench.backups]
+    unfinished = " and one still running at the end" if bench.running_since else ""
     print(f"  load: {bench.args.tables} tables moving, {len(moves)} moves in "
-          f"{w1 - w0:.0f} s; {len(spans)} backups taken meanwhile, each {ms(spans)}")
+          f"{w1 - w0:.0f} s; {len(spans)} backups taken meanwhile, each {ms(spans)}"
+          f"{unfinished}")
     for label, during in (("while a backup ran", True), ("without a backup", False)):
         chosen = [m.last_viewer for m in moves if bench.during(m.sent) == during]
         print(f"  move -> last viewer, {label}: {ms(chosen)}")
