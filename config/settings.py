@@ -113,11 +113,12 @@ if os.environ.get("DATABASE_URL"):
         }
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
-    # SQLITE_SYNCHRONOUS: NORMAL (the default) or FULL, the fsync at each commit. In WAL mode
-    # NORMAL never corrupts the database, but a power cut (not a crash of the process) may roll
-    # back the transactions committed since the last checkpoint; FULL keeps every commit, at
-    # the cost measured in docs/performance.md ("Durability"). docs/operating.md, "Durability".
-    SQLITE_SYNCHRONOUS = os.environ.get("SQLITE_SYNCHRONOUS", "NORMAL").strip().upper()
+    # SQLITE_SYNCHRONOUS: FULL (the default) syncs the WAL at every commit, so a move that was
+    # answered survives a power cut; NORMAL (WAL mode) never corrupts the database but a power
+    # cut (not a crash of the process) may roll back what was committed since the last
+    # checkpoint. FULL costs a wait for the disk a commit, no CPU: docs/operating.md and
+    # docs/performance.md, "Durability".
+    SQLITE_SYNCHRONOUS = os.environ.get("SQLITE_SYNCHRONOUS", "FULL").strip().upper()
     if SQLITE_SYNCHRONOUS not in {"NORMAL", "FULL"}:
         raise ImproperlyConfigured("SQLITE_SYNCHRONOUS must be NORMAL or FULL.")
     SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
