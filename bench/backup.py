@@ -3,20 +3,23 @@
     .venv/bin/python bench/backup.py --tables 1000,10000
     .venv/bin/python bench/backup.py --postgres --tables 1000,10000
 
-For each number of tables, on a fresh database (SQLite by default; with `--postgres`, the
-database DATABASE_URL names, or ocholoco_bench_backup on 127.0.0.1, made and dropped here):
-- the tables: a few played through the site's services (two people, about ten rounds of
-  random legal moves, a rematch when a match ends, twenty chat lines, the next round dealt and
-  in play), then copied row by row (`bulk_create`) until there are as many as asked;
+One database (SQLite by default; with `--postgres`, the one DATABASE_URL names, or
+ocholoco_bench_backup on 127.0.0.1, made and dropped here), grown to each number of tables in
+turn:
+- the tables: the first PLAYED played through the site's services (two people, about ten
+  rounds of a card whenever one can be played, a rematch when a match ends, twenty chat
+  lines, the next round dealt and in play), the others copies of them, every row, made by
+  the database (`INSERT ... SELECT`);
 - the database's size, then a backup (`backup_take`, the copy checked inside it) and the check
   a restore makes (`backup_check`: sha256 and the engine's check), each timed;
 - the load of bench/load.py (its `Bench`: people at --load-tables tables, 2 spectators each,
-  a move a second) against a server on that database, with `manage.py backup` run as a
-  cron line would, over and over, with a pause as long as the last backup between two: move ->
-  every viewer p50/p99 for the moves sent while a backup ran and for the others;
-- the database deleted, `manage.py restore --noinput` of the first backup, and a new server
-  started: the time until its first `/readyz` 200; then one move on a copied table, through
-  the services, with its seat's secret (the restored tables play on).
+  a move a second) against a server on that database, and from a third into the window on, a
+  warm process taking backups (as a task worker takes the scheduled ones) over and over, a
+  pause as long as the last one between two: move -> last viewer p50/p99 for the moves sent
+  while a backup ran and for the others;
+- the database deleted, `manage.py restore --noinput` of the backup taken at that size, and a
+  new server started: the time until its first `/readyz` 200; then one move on a copied
+  table, through the services, with its seat's secret (the restored tables play on).
 
 It prints figures; it is not a test. All traffic goes to 127.0.0.1.
 """
