@@ -253,15 +253,19 @@ class BackupsUnderLoad(Bench):
     as long (at least 2 s): the moves sent while one ran against the others, in one run. A
     backup still running when the window ends counts as running to its end."""
 
-    def __init__(self, args: argparse.Namespace, servers: list, env: dict[str, str]) -> None:
+    def __init__(
+        self, args: argparse.Namespace, servers: list, env: dict[str, str], low: bool = False
+    ) -> None:
         super().__init__(args, servers)
         self.env = env
+        self.low = low  # the backups at the lowest CPU and I/O priority
         self.backups: list[tuple[float, float]] = []  # (began, ended)
         self.running_since: float | None = None
 
     async def fault(self) -> None:  # bench/load.py's hook for what happens in the window
+        low = ["nice", "-n", "19", "ionice", "-c", "3"] if self.low else []
         taker = await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--backups", cwd=ROOT, env=_server_env(self.env),
+            *low, sys.executable, __file__, "--backups", cwd=ROOT, env=_server_env(self.env),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         )
         try:
@@ -405,7 +409,7 @@ def one_size(count: int, args: argparse.Namespace, env: dict[str, str], tmp: Pat
         load_env = {**env, "BACKUP_DIR": str(tmp / "under-load")}
         with start_servers("embedded", 1, 0, load_env) as servers:
             bench = BackupsUnderLoad(load_args(args.load_tables, args.duration), servers,
-                                     load_env)
+                                     load_env, low=args.low_priority)
             asyncio.run(bench.run())
         load_report(bench)
     database_delete(env)
@@ -431,6 +435,9 @@ def main() -> None:
                         help="tables where people play while the backups run")
     parser.add_argument("--duration", type=float, default=30,
                         help="measured seconds of load (0: no load)")
+    parser.add_argument("--low-priority", action="store_true",
+                        help="the backups under load at the lowest CPU and I/O priority "
+                        "(nice -n 19 ionice -c 3)")
     args = parser.parse_args()
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
                    cwd=ROOT, env=_server_env(SERVER_ENV), check=True)
