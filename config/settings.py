@@ -114,6 +114,14 @@ if os.environ.get("DATABASE_URL"):
         }
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
+    # SQLITE_SYNCHRONOUS: FULL (the default) syncs the WAL at every commit, so a move that was
+    # answered survives a power cut; NORMAL (WAL mode) never corrupts the database but a power
+    # cut (not a crash of the process) may roll back what was committed since the last
+    # checkpoint. FULL costs a wait for the disk a commit, no CPU: docs/operating.md and
+    # docs/performance.md, "Durability".
+    SQLITE_SYNCHRONOUS = os.environ.get("SQLITE_SYNCHRONOUS", "FULL").strip().upper()
+    if SQLITE_SYNCHRONOUS not in {"NORMAL", "FULL"}:
+        raise ImproperlyConfigured("SQLITE_SYNCHRONOUS must be NORMAL or FULL.")
     SQLITE_PATH.parent.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
@@ -124,7 +132,9 @@ else:
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "init_command": (
+                    f"PRAGMA journal_mode=WAL; PRAGMA synchronous={SQLITE_SYNCHRONOUS};"
+                ),
             },
         }
     }
