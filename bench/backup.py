@@ -48,12 +48,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load import Bench, ms, start_servers, update_delays  # noqa: E402
 from tests.live import (  # noqa: E402
-    _migrate,
-    _server_env,
-    _wait_for_port,
+    database_migrate,
     free_port,
     fresh_database,
     serve_command,
+    server_env,
+    wait_for_port,
 )
 
 POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/ocholoco_bench_backup"
@@ -265,7 +265,7 @@ class BackupsUnderLoad(Bench):
     async def fault(self) -> None:  # bench/load.py's hook for what happens in the window
         low = ["nice", "-n", "19", "ionice", "-c", "3"] if self.low else []
         taker = await asyncio.create_subprocess_exec(
-            *low, sys.executable, __file__, "--backups", cwd=ROOT, env=_server_env(self.env),
+            *low, sys.executable, __file__, "--backups", cwd=ROOT, env=server_env(self.env),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         )
         try:
@@ -336,7 +336,7 @@ def database(postgres: bool) -> Iterator[dict[str, str]]:
     env = {"DATABASE_URL": url}
     database_renew(url)
     try:
-        _migrate(env)
+        database_migrate(env)
         yield env
     finally:
         with psycopg.connect(_admin_url(url), autocommit=True) as db:
@@ -370,10 +370,10 @@ def ready_after(env: dict[str, str], began: float) -> float:
     """Start a server on the database and wait for its first /readyz 200: seconds since
     `began`."""
     port = free_port()
-    process = subprocess.Popen(serve_command(port), cwd=ROOT, env=_server_env(env),
+    process = subprocess.Popen(serve_command(port), cwd=ROOT, env=server_env(env),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        _wait_for_port(port, process, timeout=120)
+        wait_for_port(port, process, timeout=120)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
@@ -395,7 +395,7 @@ def one_size(count: int, args: argparse.Namespace, env: dict[str, str], tmp: Pat
     print(f"\n== {engine}, {count} tables ==", flush=True)
     out = tmp / "filled.json"
     subprocess.run([sys.executable, __file__, "--fill", str(count), str(out)],
-                   cwd=ROOT, env=_server_env(env), check=True)
+                   cwd=ROOT, env=server_env(env), check=True)
     facts = json.loads(out.read_text())
     rows = facts["rows"]
     print(f"  grown in {facts['filled_s']:.0f} s (the first {PLAYED} played, the others "
@@ -415,13 +415,13 @@ def one_size(count: int, args: argparse.Namespace, env: dict[str, str], tmp: Pat
     database_delete(env)
     began = time.monotonic()
     subprocess.run([sys.executable, "manage.py", "restore", "--noinput", facts["file"]],
-                   cwd=ROOT, env=_server_env(env), check=True, stdout=subprocess.DEVNULL)
+                   cwd=ROOT, env=server_env(env), check=True, stdout=subprocess.DEVNULL)
     restored = time.monotonic() - began
     print(f"  restore: {restored:.2f} s for `manage.py restore`, "
           f"{ready_after(env, began):.2f} s to the new server's first /readyz 200",
           flush=True)
     subprocess.run([sys.executable, __file__, "--move", str(facts["move_at"]),
-                    json.dumps(facts["move_secrets"])], cwd=ROOT, env=_server_env(env),
+                    json.dumps(facts["move_secrets"])], cwd=ROOT, env=server_env(env),
                    check=True)
     return facts
 
@@ -440,7 +440,7 @@ def main() -> None:
                         "(nice -n 19 ionice -c 3)")
     args = parser.parse_args()
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-                   cwd=ROOT, env=_server_env(SERVER_ENV), check=True)
+                   cwd=ROOT, env=server_env(SERVER_ENV), check=True)
     sizes = sorted(int(n) for n in args.tables.split(","))
     with tempfile.TemporaryDirectory(prefix="ocholoco-bench-backup-") as tmp, \
             database(args.postgres) as db_env:

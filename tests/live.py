@@ -113,13 +113,14 @@ def _migrated_template(url: str, code: Path) -> str:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
         atexit.register(drop)
-        _migrate({"DATABASE_URL": urlunparse(urlparse(url)._replace(path=f"/{name}"))}, code)
+        template_url = urlunparse(urlparse(url)._replace(path=f"/{name}"))
+        database_migrate({"DATABASE_URL": template_url}, code)
         _templates[key] = name
     else:
         folder = tempfile.TemporaryDirectory()
         atexit.register(folder.cleanup)
         path = str(Path(folder.name) / "template.sqlite3")
-        _migrate({"SQLITE_PATH": path}, code)
+        database_migrate({"SQLITE_PATH": path}, code)
         _templates[key] = path
     return _templates[key]
 
@@ -127,13 +128,16 @@ def _migrated_template(url: str, code: Path) -> str:
 def server_env(extra: dict[str, str]) -> dict[str, str]:
     env = {**GENEROUS_LIMITS, **os.environ}
     env.setdefault("DEBUG", "1")
+    # A test's database is thrown away: no wait for the disk at each commit (the site's
+    # default, FULL, costs no CPU, only that wait: docs/operating.md, "Durability").
+    env.setdefault("SQLITE_SYNCHRONOUS", "NORMAL")
     env.update(extra)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     env["PYTHONUNBUFFERED"] = "1"
     return env
 
 
-def _migrate(extra: dict[str, str], code: Path = ROOT) -> None:
+def database_migrate(extra: dict[str, str], code: Path = ROOT) -> None:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
         cwd=code, env=server_env(extra), check=True, capture_output=True,

@@ -80,5 +80,10 @@ def django_db_modify_db_settings(
     test = database.setdefault("TEST", {})
     if database["ENGINE"] in ("config.sqlite", "django.db.backends.sqlite3"):
         test["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+        # Thrown away after the run: no wait for the disk at each commit (tests.live's too).
+        options = database.setdefault("OPTIONS", {})
+        options["init_command"] = options.get("init_command", "").replace(
+            "synchronous=FULL", "synchronous=NORMAL"
+        )
     elif database["ENGINE"].endswith("postgresql"):
         test["NAME"] = f"test_{database['NAME']}_{os.getpid()}"

@@ -26,7 +26,7 @@ from pathlib import Path
 import aiohttp
 import psycopg
 
-from tests.live import _migrate, free_port, server_processes
+from tests.live import database_migrate, free_port, server_processes
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 # Bounds every wait for a state that must come (a page catching up, a server taking moves
@@ -420,7 +420,7 @@ class PrivatePostgres:
         name = f"ocholoco_faults_{uuid.uuid4().hex[:8]}"
         with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
-        _migrate({"DATABASE_URL": self.url(name), "REDIS_URL": ""})
+        database_migrate({"DATABASE_URL": self.url(name), "REDIS_URL": ""})
         return self.url(name)
 
 
