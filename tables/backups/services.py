@@ -107,19 +107,7 @@ def backup_take(*, label: str = "") -> Kept:
 # --- Restore -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Restorable:
-    """A backup checked and found fit to restore here."""
-
-    data_path: Path
-    manifest: dict
-
-    @property
-    def taken_at(self) -> datetime:
-        return datetime.fromisoformat(self.manifest["taken_at"])
-
-
-def backup_check(*, file: Path) -> Restorable:
+def backup_check(*, file: Path) -> Kept:
     """Whether `file` (a backup's copy, or its manifest) may be restored onto this site: ours
     (its manifest beside it), whole (its size and sha256), sound (the engine's own check), of
     this engine, and from no migration this code lacks. Raises `BackupError` saying why not.
@@ -133,7 +121,7 @@ def backup_check(*, file: Path) -> Restorable:
         raise BackupError(f"El manifiesto de {file.name} está incompleto ({error}).") from error
 
 
-def _checked(file: Path) -> Restorable:
+def _checked(file: Path) -> Kept:
     manifest_path = file if file.suffix == ".json" else file.with_suffix(".json")
     manifest = manifest_read(manifest_path) if manifest_path.is_file() else None
     if manifest is None:
@@ -169,7 +157,7 @@ def _checked(file: Path) -> Restorable:
             "(tamaño o sha256)."
         )
     engine.copy_check(data)
-    return Restorable(data, manifest)
+    return Kept(manifest_path, manifest)
 
 
 def migrations_unknown(applied: dict[str, list[str]]) -> list[str]:
@@ -194,7 +182,7 @@ class Restored:
     clocks: int  # tables whose turn clock was given back
 
 
-def backup_restore(*, restorable: Restorable) -> Restored:
+def backup_restore(*, restorable: Kept) -> Restored:
     """Put `restorable` in place of the database: the site stopped; what it replaces kept as a
     backup ("replaced") first; then the migrations this code has and the backup lacks; then
     every turn clock given back the time since the backup (`turn_clocks_shift`). A copy that

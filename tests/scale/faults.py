@@ -165,13 +165,16 @@ class Page:
 # --- A table in play, through the real HTTP flow ---------------------------------------------
 
 
-async def table_opened(http: aiohttp.ClientSession, server: str) -> tuple[str, Person]:
-    """ABRIR MESA (Ana, Clásico): (code, host)."""
+async def table_opened(
+    http: aiohttp.ClientSession, server: str, turn_limit: int = 0
+) -> tuple[str, Person]:
+    """ABRIR MESA (Ana, Clásico, `turn_limit` seconds a turn): (code, host)."""
     host = Person(http, server)
     await host.request("GET", "/")
     status, body, headers = await host.request(
         "POST", "/abrir/",
-        {"rules": "clasico", "name": "Ana", "deck": "clasica", "turn_limit": 0}, htmx=False,
+        {"rules": "clasico", "name": "Ana", "deck": "clasica", "turn_limit": turn_limit},
+        htmx=False,
     )
     assert status == 302, body[:500]
     # The host lands on the players' own address.

@@ -7,7 +7,6 @@ workers play the robot and time turns out), people as HTTP clients with their co
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -19,7 +18,7 @@ import psycopg
 
 import ocholoco
 from tests.live import free_port, fresh_database, run_async, server_processes
-from tests.scale.faults import WAIT, Person, max_version, next_move, play
+from tests.scale.faults import WAIT, Person, max_version, next_move, play, table_opened
 from tests.tables.backup_cast import ON_POSTGRES, backup, database_read, manage
 
 ROBOT_SEAT = 2
@@ -32,15 +31,7 @@ TIME_LEFT = 30
 
 async def table_of_two_and_a_robot(http: aiohttp.ClientSession, base: str):
     """ABRIR MESA (Ana, a minute a turn), Beto sits, Ana adds a robot, EMPEZAR."""
-    ana = Person(http, base)
-    await ana.request("GET", "/")
-    status, body, headers = await ana.request(
-        "POST", "/abrir/",
-        {"rules": "clasico", "name": "Ana", "deck": "clasica", "turn_limit": 60}, htmx=False,
-    )
-    assert status == 302, body[:500]
-    _, page, _ = await ana.request("GET", headers["Location"])
-    code = re.search(r'data-invite="/mesa/([^/"]+)/"', page).group(1)
+    code, ana = await table_opened(http, base, turn_limit=60)
     beto = Person(http, base)
     await beto.request("GET", f"/mesa/{code}/")
     status, body, _ = await beto.request("POST", f"/mesa/{code}/sentarse/", {"name": "Beto"})

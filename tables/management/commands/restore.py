@@ -54,5 +54,5 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Restaurada. Turnos con reloj: {restored.clocks}, con "
             f"{int(restored.shifted_by.total_seconds())} s más (el tiempo desde la copia). "
-            f"Los secretos de esa copia: {restorable.data_path.parent / manifest['secrets']}"
+            f"Los secretos de esa copia: {restorable.secrets_path}"
         )
