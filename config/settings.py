@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the person's language: cookie, then browser
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -82,6 +83,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",  # LANGUAGES, LANGUAGE_CODE
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tables.web.deck.deck",  # every page shows the browser's deck design
@@ -225,13 +227,23 @@ SESSION_COOKIE_SAMESITE = "Lax"
 SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
+LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
+# Spanish is the source and the default; each person reads the site in the language they chose
+# (Django's language cookie, set by `set_language`), else their browser's, else Spanish. The
+# catalogs are in locale/ and each app's locale/ (README, "Adding a language").
 LANGUAGE_CODE = "es"
+# Offered: the languages whose catalogs are whole (English and Brazilian Portuguese join when
+# theirs are; until then a browser in either reads Spanish, its <html lang> saying so).
+LANGUAGES = [("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 400 * 24 * 3600  # as long as browsers keep a cookie
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables.web import deck, error_pages, history, home, invitation, table
+from tables.web import deck, error_pages, history, home, invitation, language, table
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -10,6 +10,7 @@ urlpatterns = [
     path("sw.js", home.service_worker, name="service_worker"),
     path("manifest.webmanifest", home.manifest, name="manifest"),
     path("baraja/", deck.deck_choose, name="deck_choose"),
+    path("idioma/", language.language_choose, name="language_choose"),
     path("csrf/", error_pages.csrf_renew, name="csrf_renew"),
     path("volver/<str:secret>/", table.seat_return, name="seat_return"),
     path("mesa/<str:code>/", table.table_page, name="table"),
