@@ -240,7 +240,13 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "es"
 # Offered: the languages whose catalogs are whole (English and Brazilian Portuguese join when
 # theirs are; until then a browser in either reads Spanish, its <html lang> saying so).
-LANGUAGES = [("es", "Español")]
+# LANGUAGES_OFFERED="es,en,pt-br" offers others, as translators try their catalogs.
+LANGUAGE_NAMES = {"es": "Español", "en": "English", "pt-br": "Português (Brasil)"}
+LANGUAGES = [
+    (code, LANGUAGE_NAMES[code])
+    for code in os.environ.get("LANGUAGES_OFFERED", "es").split(",")
+    if code in LANGUAGE_NAMES
+] or [("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 400 * 24 * 3600  # as long as browsers keep a cookie
 LANGUAGE_COOKIE_SAMESITE = "Lax"
