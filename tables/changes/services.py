@@ -83,10 +83,12 @@ def table_open(
     host_name: str,
     turn_limit: int = 0,
     custom_rules: dict[str, Any] | None = None,
+    language: str = "",
 ) -> tuple[Table, str]:
     """ABRIR MESA: a new table with its host in seat 0. Returns the table and the seat secret.
 
     `rules_key` names a preset; with `custom_rules` (house rules) it is the custom set's key.
+    `language`: the host's, the first its pages are read in (none: the site's default).
     """
     rules = house_rules(custom_rules) if custom_rules is not None else _rules(rules_key)
     name = clean_name(host_name)
@@ -95,6 +97,7 @@ def table_open(
     with transaction.atomic():
         table = Table.objects.create(
             rules_key=rules.key, host_seat=0, version=1, turn_limit=turn_limit,
+            languages=[language] if language else [],
             rules_custom=ocholoco.rules_to_json(rules) if custom_rules is not None else None,
         )
         Seat.objects.create(table=table, number=0, name=name, secret_hash=secret_hash)
