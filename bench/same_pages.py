@@ -871,6 +871,12 @@ def compare(captures: list[Capture], context: int, excerpt: int) -> int:
                 diff_lines(a), diff_lines(b), f"{first.label}/{name}", f"{other.label}/{name}",
                 n=context, lineterm="",
             ))
+            if not lines:  # they differ between tags only (whitespace): show where
+                at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                          min(len(a), len(b)))
+                lines = [f"--- {first.label}/{name}", f"+++ {other.label}/{name}",
+                         f"@@ at character {at} (whitespace between tags)",
+                         f"-{a[max(0, at - 80):at + 80]!r}", f"+{b[max(0, at - 80):at + 80]!r}"]
             print()
             for line in lines[:excerpt]:
                 print(line[:400])
