@@ -212,7 +212,7 @@ def _round_record(change: Change, match: ocholoco.Match, deal: ocholoco.Deal) ->
     table.deal_commitment = deal.commitment
     TableRound.objects.create(
         table=table, match_number=last + 1 if match.round_number == 1 else max(last, 1),
-        number=match.round_number, seats=list(table.match_seats), dealer=match.dealer,
+        number=match.round_number, seats=table.seats_in_play(), dealer=match.dealer,
         reveal=deal.reveal, commitment=table.deal_commitment, start_version=table.version,
     )
 
