@@ -133,6 +133,16 @@ class Table(models.Model):
         seats = self.match_seats
         return seats.index(seat_number) if seat_number in seats else None
 
+    def seat_in_match(self, player: int) -> int | None:
+        """The seat number of the engine's `player`, or None if the current match has no
+        such player (an event of an earlier match, told with this match's seats)."""
+        seats = self.match_seats
+        return seats[player] if 0 <= player < len(seats) else None
+
+    def seats_in_play(self) -> list[int]:
+        """The seat numbers of the current match's players, in the engine's player order."""
+        return list(self.match_seats)
+
 
 class Seat(models.Model):
     class Kind(models.TextChoices):
