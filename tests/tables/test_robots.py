@@ -123,10 +123,10 @@ def test_a_change_that_leaves_a_robot_to_move_queues_its_turn_with_the_change(se
     ana.act(table, "empezar")
     table.refresh_from_db()
     assert round_of(table).turn == 1  # in "clasico" the player after the dealer starts
-    [(version, due_in)] = queued_turns(table)
+    [(version, wait)] = queued_turns(table)
     assert version == table.version
     # Paced so that people can follow it.
-    assert settings.ROBOT_DELAY - 1 < due_in <= settings.ROBOT_DELAY
+    assert settings.ROBOT_DELAY - 1 < wait <= settings.ROBOT_DELAY
 
 
 def test_a_refused_change_queues_nothing(with_robot):
