@@ -128,3 +128,15 @@ def test_the_catalog_holds_every_text_of_the_scripts_translated(language):
         wanted = set(re.findall(r"%\(\w+\)s", msgid))
         for translation in translations:
             assert set(re.findall(r"%\(\w+\)s", translation)) == wanted, (msgid, translation)
+
+
+def test_a_module_takes_the_catalogs_functions_from_helpers_never_from_window():
+    for path in sorted(ROOT.glob("static/js/*.js")):
+        if path.name == "helpers.js":
+            continue
+        code = path.read_text()
+        assert not re.search(r"\b(window|self|globalThis)\.(n?gettext|interpolate)\b", code), path
+        used = set(re.findall(r"(?<![.\w])(ngettext|gettext|interpolate)\(", code))
+        imported = re.search(r'import \{([^}]*)\} from "\./helpers\.js"', code)
+        names = {n.strip() for n in imported.group(1).split(",")} if imported else set()
+        assert used <= names, (path.name, used - names)
