@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -24,21 +25,57 @@ def browser() -> Browser:
         browser.close()
 
 
+# What Chromium writes to the console when an answer is an error status or a connection fails:
+# the network's doing, which the tests of refusals and restarts cause on purpose (the page
+# shows its own notice). Any other console error (a script's, a Content-Security-Policy
+# violation, an exception) fails the test.
+# htmx says the same of its requests (a send that failed, a timeout, an error status), in its
+# own words.
+NETWORK_ERRORS = re.compile(
+    r"^(Failed to load resource: |WebSocket connection to '[^']+' failed"
+    r"|htmx:(sendError|sendAbort|timeout|responseError|afterRequest), )"
+)
+
+
 @pytest.fixture
-def new_page(browser: Browser):
-    """Pages in separate browser contexts: separate cookies, as separate people."""
+def new_page(browser: Browser, request: pytest.FixtureRequest):
+    """Pages in separate browser contexts: separate cookies, as separate people. A test fails
+    on any error its pages write to the console or throw (but the network's answers)."""
     contexts = []
+    errors: list[str] = []
 
     def make(viewport: dict | None = None, **kwargs):
         context = browser.new_context(viewport=viewport or DESKTOP, **kwargs)
         context.set_default_timeout(WAIT_MS)
         context.add_init_script(path=EVENT_LOG)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("console", lambda message: errors.append(
+            f"{page.url}: {message.text} (at {message.location})"
+        ) if message.type == "error" and not NETWORK_ERRORS.match(message.text) else None)
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        return page
 
     yield make
     for context in contexts:
         context.close()
+    allowed = [re.compile(p) for m in request.node.iter_markers("console_allows") for p in m.args]
+    errors = [e for e in errors if not any(p.search(e) for p in allowed)]
+    failed = request.node.stash.get(FAILED, False)
+    if errors and not failed:
+        pytest.fail("console errors:\n" + "\n".join(errors[:20]), pytrace=False)
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Whether the test itself failed (its console errors are then part of that story)."""
+    report = yield
+    if report.when == "call" and report.failed:
+        item.stash[FAILED] = True
+    return report
 
 
 @pytest.fixture(scope="session")
