@@ -74,7 +74,9 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
                 classes += " is-turn"
             entry.update(
                 count=count,
-                count_text=f"{count} carta{'' if count == 1 else 's'}",
+                count_text=ngettext("%(count)s carta", "%(count)s cartas", count) % {
+                    "count": count,
+                },  # fmt: skip
                 fan=min(count, 12),  # the backs drawn beside the name
                 score=match.totals[player] if match else 0,
             )

@@ -15,6 +15,8 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tables.live import catch_up, drain, pages
 from tables.live.broadcast import FRAGMENT_EVENT
@@ -25,10 +27,22 @@ from tables.metrics import SOCKETS_OPEN
 from tables.plug import greeting_parts_release
 from tables.state.lookup import table_by_code
 
-REVOKED_HTML = (
-    '<div id="notice" hx-swap-oob="true" class="notice" role="alert">'
-    "Este enlace de invitación ya no sirve: pide uno nuevo a quien abrió la mesa.</div>"
+REVOKED = gettext_noop(
+    "Este enlace de invitación ya no sirve: pide uno nuevo a quien abrió la mesa."
 )
+
+
+def _notice(said: str) -> str:
+    return f'<div id="notice" hx-swap-oob="true" class="notice" role="alert">{said}</div>'
+
+
+REVOKED_HTML = _notice(REVOKED)  # in Spanish, the source
+
+
+def revoked_html() -> str:
+    """The notice a page that came by a renewed invitation gets, in the active language."""
+    return _notice(_(REVOKED))
+
 
 
 def _code_serves(table_id: int, code: str) -> bool:
@@ -163,6 +177,6 @@ class TablePage:
             return True
         self.page_close()  # nothing more is sent to it, not even by the catch-up
         await self.leave_groups()
-        await self.send(text_data=REVOKED_HTML)
+        await self.send(text_data=revoked_html())
         await self.close()
         return False
