@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from chat.models import ChatMessage, ChatMute, ChatSettings
 from tables.audiences.narration import event_text as table_event_text
 from tables.models import Seat, Table, TableEvent
@@ -78,11 +80,11 @@ def is_muted(table: Table, *, seat_number: int | None, address_key: str) -> bool
 def gate_text(table: Table, *, spectator: bool) -> str:
     """Why this kind of viewer cannot write now ("" when they can)."""
     if table.status == Table.Status.CLOSED:
-        return f"La mesa está cerrada: {table.closed_reason}"
+        return _("La mesa está cerrada: %(reason)s") % {"reason": table.closed_reason}
     if table.status == Table.Status.ARCHIVED:
-        return "La mesa está archivada: se puede leer, pero ya no escribir."
+        return _("La mesa está archivada: se puede leer, pero ya no escribir.")
     if spectator and not spectators_can_write(table):
-        return "Quien abrió la mesa apagó el chat para quienes miran."
+        return _("Quien abrió la mesa apagó el chat para quienes miran.")
     return ""
 
 
@@ -95,7 +97,7 @@ def column_context(
     if not gate and is_muted(
         table, seat_number=seat.number if seat else None, address_key=address_key
     ):
-        gate = "La moderación te silenció en el chat de esta mesa."
+        gate = _("La moderación te silenció en el chat de esta mesa.")
     return {
         "table": table,
         "lines": chat_history(table, seats),

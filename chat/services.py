@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from chat import publish
 from chat.models import ChatMessage, ChatMute, ChatSettings, ModerationAction
@@ -23,28 +25,28 @@ from tables.state.seat_secrets import seat_by_secret
 from tables.state.snapshot import AppliedChange
 
 TEXT_MAX = 300
-SPECTATOR_NAME = "Espectador"
+SPECTATOR_NAME = _lazy("Espectador")  # stored with the message: in its writer's language
 
 
 def _table(table_id: int) -> Table:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
-        raise TableError("Esa mesa no existe.")
+        raise TableError(_("Esa mesa no existe."))
     return table
 
 
 def _clean_text(text: str) -> str:
     text = (text or "").replace("\r\n", "\n").strip()
     if not text:
-        raise TableError("Escribe un mensaje.")
+        raise TableError(_("Escribe un mensaje."))
     if len(text) > TEXT_MAX:
-        raise TableError(f"Un mensaje puede tener hasta {TEXT_MAX} caracteres.")
+        raise TableError(_("Un mensaje puede tener hasta %(max)s caracteres.") % {"max": TEXT_MAX})
     return text
 
 
 def spectator_name(name: str) -> str:
     """A spectator's chosen name, tidied; the default when they chose none."""
-    return " ".join((name or "").split())[:NAME_MAX] or SPECTATOR_NAME
+    return " ".join((name or "").split())[:NAME_MAX] or str(SPECTATOR_NAME)
 
 
 def message_post(
@@ -62,7 +64,7 @@ def message_post(
     if gate:
         raise TableError(gate)
     if is_muted(table, seat_number=seat.number if seat else None, address_key=address_key):
-        raise TableError("La moderación te silenció en el chat de esta mesa.")
+        raise TableError(_("La moderación te silenció en el chat de esta mesa."))
     with transaction.atomic():
         message = ChatMessage.objects.create(
             table=table,
@@ -79,10 +81,10 @@ def spectators_chat_set(*, table_id: int, secret: str | None, allowed: bool) -> 
     """The host lets the spectators write in the chat, or not."""
     table = _table(table_id)
     if table.status in (Table.Status.CLOSED, Table.Status.ARCHIVED):
-        raise TableError("Esta mesa ya no admite cambios.")
+        raise TableError(_("Esta mesa ya no admite cambios."))
     seat = seat_by_secret(table.seats.all(), secret)
     if seat is None or seat.number != table.host_seat:
-        raise TableError("Solo quien abrió la mesa puede hacer eso.")
+        raise TableError(_("Solo quien abrió la mesa puede hacer eso."))
     with transaction.atomic():
         ChatSettings.objects.update_or_create(
             table=table, defaults={"spectators_can_write": allowed}
@@ -126,9 +128,11 @@ def message_hide(*, message_id: int, hidden: bool, reason: str, actor: Any) -> C
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if message is None:
-            raise TableError("Ese mensaje no existe.")
+            raise TableError(_("Ese mensaje no existe."))
         if message.hidden == hidden:
-            raise TableError("Ese mensaje ya está oculto." if hidden else "Ese mensaje ya se ve.")
+            raise TableError(
+                _("Ese mensaje ya está oculto.") if hidden else _("Ese mensaje ya se ve.")
+            )
         kind = ModerationAction.Kind.HIDE if hidden else ModerationAction.Kind.UNHIDE
         moderation_record(
             actor=actor, kind=kind, table=message.table, target=str(message), reason=reason
@@ -148,14 +152,14 @@ def chat_mute(
     if seat_number is not None:
         seat = table.seats.filter(number=seat_number).first()
         if seat is None:
-            raise TableError("Ese lugar no existe.")
+            raise TableError(_("Ese lugar no existe."))
         target, address_key = str(seat), ""
     elif address_key:
         target = f"un espectador (dirección {address_key[:8]}…)"
     else:
-        raise TableError("Elige a quién silenciar.")
+        raise TableError(_("Elige a quién silenciar."))
     if is_muted(table, seat_number=seat_number, address_key=address_key):
-        raise TableError("Ya está silenciado en esta mesa.")
+        raise TableError(_("Ya está silenciado en esta mesa."))
     with transaction.atomic():
         moderation_record(
             actor=actor, kind=ModerationAction.Kind.MUTE, table=table, target=target,
@@ -170,7 +174,7 @@ def chat_unmute(*, mute_id: int, reason: str, actor: Any) -> None:
     with transaction.atomic():
         mute = ChatMute.objects.select_related("table").filter(pk=mute_id).first()
         if mute is None:
-            raise TableError("Ese silencio ya no existe.")
+            raise TableError(_("Ese silencio ya no existe."))
         moderation_record(
             actor=actor, kind=ModerationAction.Kind.UNMUTE, table=mute.table, target=str(mute),
             reason=reason,
@@ -182,7 +186,7 @@ def message_author_mute(*, message_id: int, reason: str, actor: Any) -> ChatMute
     """Silence whoever wrote a message: their seat, or their address if they were watching."""
     message = ChatMessage.objects.filter(pk=message_id).first()
     if message is None:
-        raise TableError("Ese mensaje no existe.")
+        raise TableError(_("Ese mensaje no existe."))
     return chat_mute(
         table_id=message.table_id, seat_number=message.seat_number,
         address_key="" if message.seat_number is not None else message.address,

@@ -43,11 +43,11 @@ def chat_column(request: HttpRequest, table: Table, seat: Seat | None) -> dict[s
 def _over_chat_limit(request: HttpRequest, table: Table, seat: Seat | None) -> str | None:
     """Count this message against its writer; the refusal if it is one too many."""
     if seat is not None:
-        return REFUSALS["chat"] if over_limit(request, "chat", f"seat:{seat.pk}") else None
+        return str(REFUSALS["chat"]) if over_limit(request, "chat", f"seat:{seat.pk}") else None
     if over_limit(request, "chat", f"address:{client_network(request)}"):
-        return REFUSALS["chat"]
+        return str(REFUSALS["chat"])
     if over_limit(request, "chat_spectators", f"table:{table.pk}"):
-        return REFUSALS["chat_spectators"]
+        return str(REFUSALS["chat_spectators"])
     return None
 
 

@@ -10,6 +10,8 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import pgettext_lazy
 
 import ocholoco
 
@@ -28,19 +30,19 @@ def _in_language(group: str, language: str | None) -> str:
 
 class Table(models.Model):
     class Status(models.TextChoices):
-        LOBBY = "lobby", "Esperando jugadores"
-        PLAYING = "playing", "Jugando"
-        ROUND_OVER = "round_over", "Ronda terminada"
-        MATCH_OVER = "match_over", "Partida terminada"
-        CLOSED = "closed", "Cerrada"
-        ARCHIVED = "archived", "Archivada"
+        LOBBY = "lobby", _lazy("Esperando jugadores")
+        PLAYING = "playing", _lazy("Jugando")
+        ROUND_OVER = "round_over", _lazy("Ronda terminada")
+        MATCH_OVER = "match_over", _lazy("Partida terminada")
+        CLOSED = "closed", _lazy("Cerrada")
+        ARCHIVED = "archived", _lazy("Archivada")
 
     class TurnLimit(models.IntegerChoices):
-        NONE = 0, "Sin límite"
-        MINUTE = 60, "1 minuto"
-        HOUR = 3600, "1 hora"
-        HALF_DAY = 12 * 3600, "12 horas"
-        DAY = 24 * 3600, "24 horas"
+        NONE = 0, _lazy("Sin límite")
+        MINUTE = 60, _lazy("1 minuto")
+        HOUR = 3600, _lazy("1 hora")
+        HALF_DAY = 12 * 3600, _lazy("12 horas")
+        DAY = 24 * 3600, _lazy("24 horas")
 
     # A table with no move for this long is archived: read-only, still viewable.
     ARCHIVE_AFTER_DAYS = 30
@@ -99,6 +101,12 @@ class Table(models.Model):
         """Seats at the table: as many as its rules let play."""
         return self.rules.max_players
 
+    @property
+    def host_language(self) -> str:
+        """The host's language at ABRIR MESA (the first noted): the invitation's preview (its
+        tags and its picture, seen before anyone opens the link) is worded in it."""
+        return self.languages[0] if self.languages else settings.LANGUAGE_CODE
+
     def languages_read(self) -> list[str]:
         """The languages the table is rendered in (the default's first when it is one)."""
         return self.languages or [settings.LANGUAGE_CODE]
@@ -146,13 +154,13 @@ class Table(models.Model):
 
 class Seat(models.Model):
     class Kind(models.TextChoices):
-        HUMAN = "human", "Persona"
-        ROBOT = "robot", "Robot"
+        HUMAN = "human", _lazy("Persona")
+        ROBOT = "robot", _lazy("Robot")
 
     class Level(models.TextChoices):
-        EASY = "facil", "Fácil"
-        NORMAL = "normal", "Normal"
-        HARD = "dificil", "Difícil"
+        EASY = "facil", _lazy("Fácil")
+        NORMAL = "normal", pgettext_lazy("a robot's level", "Normal")
+        HARD = "dificil", _lazy("Difícil")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -254,6 +262,8 @@ class PushSubscription(models.Model):
     endpoint = models.URLField(max_length=1000)
     p256dh = models.CharField(max_length=200)
     auth = models.CharField(max_length=100)
+    # The language of the page that subscribed: its alerts are worded in it.
+    language = models.CharField("idioma", max_length=16, default=settings.LANGUAGE_CODE)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

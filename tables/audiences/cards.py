@@ -7,6 +7,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from django.utils.translation import get_language
+
 import ocholoco
 from tables.audiences import wording
 
@@ -32,11 +34,12 @@ def card_info(card: ocholoco.Card, label: str | None = None) -> dict[str, str]:
     "10H" and "10H#2" in `data-card`. The markup is the same in every deck design: the
     stylesheet draws the pips and the figures from the card's rank and suit classes and the
     page's deck class. A dict of the caller's own, to add to (a hand adds what it can do)."""
-    return dict(_card_info(card, label))
+    return dict(_card_info(get_language(), card, label))
 
 
-@functools.lru_cache(maxsize=512)  # a few dozen cards, in every hand of every move
-def _card_info(card: ocholoco.Card, label: str | None) -> dict[str, str]:
+# A few dozen cards, in every hand of every move; kept per language (the card's name).
+@functools.lru_cache(maxsize=2048)
+def _card_info(language: str | None, card: ocholoco.Card, label: str | None) -> dict[str, str]:
     if card.is_joker:
         return {
             "code": label or str(card), "rank": "★", "suit": "", "symbol": "★",

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.formats import date_format, time_format
+from django.utils.translation import gettext as _
+
 import ocholoco
 from tables.audiences import wording
 from tables.audiences.narration import log_lines
@@ -154,35 +157,39 @@ def match_record(table: Table, number: int, *, now: datetime) -> dict[str, Any] 
 
 
 def match_transcript(table: Table, number: int, *, now: datetime) -> str | None:
-    """The match told for a person to read (Spanish, the game log's sentences), or None if no
-    such match was played."""
+    """The match told for a person to read (in the active language, the game log's
+    sentences), or None if no such match was played."""
     match = _match_read(table, number)
     if match is None:
         return None
     names = match.names
     players = [
-        f"{name} (robot)" if match.is_robot(seat) else name
+        _("%(name)s (robot)") % {"name": name} if match.is_robot(seat) else name
         for seat, name in zip(match.order, names, strict=True)
     ]
     lines = [
-        f"Ocho Loco · Partida {number}",
-        f"Jugadores: {wording.and_list(players)}.",
-        f"Descargada el {now:%d/%m/%Y a las %H:%M} (UTC).",
+        _("Ocho Loco · Partida %(number)s") % {"number": number},
+        _("Jugadores: %(players)s.") % {"players": wording.and_list(players)},
+        _("Descargada el %(date)s a las %(time)s (UTC).") % {
+            "date": date_format(now, "SHORT_DATE_FORMAT"), "time": time_format(now),
+        },
         "",
-        f"Reglas: {wording.rules_name(table.rules)}",
+        _("Reglas: %(rules)s") % {"rules": wording.rules_name(table.rules)},
         *(f"  {sentence}" for sentence in wording.rules_sentences(table.rules)),
     ]
     for played in match.rounds:
         record = played.record
-        lines += ["", f"Ronda {record.number} · reparte {names[record.dealer]}"]
-        lines.append(f"Huella del reparto: {record.commitment}")
+        lines += ["", _("Ronda %(number)s · reparte %(dealer)s") % {
+            "number": record.number, "dealer": names[record.dealer],
+        }]  # fmt: skip
+        lines.append(_("Huella del reparto: %(commitment)s") % {"commitment": record.commitment})
         if played.states is None:
-            lines.append("La ronda sigue en juego: su reparto se revela cuando termine.")
+            lines.append(_("La ronda sigue en juego: su reparto se revela cuando termine."))
             opening = TableSnapshot.load(table).round
         else:
             opening = played.states[0]
-            lines.append(f"Reparto revelado: {round_reveal(record)}")
-            lines.append("Manos repartidas:")
+            lines.append(_("Reparto revelado: %(reveal)s") % {"reveal": round_reveal(record)})
+            lines.append(_("Manos repartidas:"))
             lines += [
                 f"  {names[p]}: {', '.join(map(wording.card_name, hand))}"
                 for p, hand in enumerate(opening.hands)
@@ -198,9 +205,9 @@ def match_transcript(table: Table, number: int, *, now: datetime) -> str | None:
             if line["key"] in ends:  # everybody's points, under the line of the round's end
                 points = played.states[-1].round_points
                 said = " · ".join(f"{names[p]} {points[p]}" for p in range(len(names)))
-                lines.append(f"Puntos de la ronda: {said}.")
+                lines.append(_("Puntos de la ronda: %(points)s.") % {"points": said})
     totals = " · ".join(f"{names[p]} {total}" for p, total in enumerate(match.totals))
-    lines += ["", f"Total: {totals}."]
+    lines += ["", _("Total: %(totals)s.") % {"totals": totals}]
     if not match.outcome.finished:
-        lines.append("La partida no terminó.")
+        lines.append(_("La partida no terminó."))
     return "\n".join(lines) + "\n"

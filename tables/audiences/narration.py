@@ -1,13 +1,15 @@
-"""The table's events told in Spanish: a sentence for each event of the log that is not a move
-(the chat's lines, "Mientras no estabas"), what happened while a page was away, and the whole
-public log of the round in course."""
+"""The table's events told in the active language: a sentence for each event of the log that
+is not a move (the chat's lines, "Mientras no estabas"), what happened while a page was away,
+and the whole public log of the round in course."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.utils.translation import ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import ngettext, pgettext
 
 import ocholoco
 from tables.audiences import wording
@@ -32,78 +34,127 @@ def _event_text(event: TableEvent, seats: dict[int, Seat], you: int | None) -> s
         # seat was taken again by someone else after the event.
         if seat is not None and seat.created_at <= event.created_at:
             return seat.name
-        return data.get("name") or "Alguien"
+        return data.get("name") or _someone()
 
     who = name_of(event.seat)
     match event.kind:
         case "opened":
-            return f"{who} abrió la mesa."
+            return _("%(who)s abrió la mesa.") % {"who": who}
         case "seated":
-            return f"{who} se sentó a la mesa."
+            return _("%(who)s se sentó a la mesa.") % {"who": who}
         case "robot_added":
-            return f"Se sumó {data.get('name', who)}, un robot."
+            return _("Se sumó %(robot)s, un robot.") % {"robot": data.get("name", who)}
         case "robot_removed":
-            return f"Salió el robot {data.get('name', who)}."
+            return _("Salió el robot %(robot)s.") % {"robot": data.get("name", who)}
         case "left":
-            return f"{data.get('name', who)} se levantó de la mesa."
+            return _("%(who)s se levantó de la mesa.") % {"who": data.get("name", who)}
         case "abandoned":
-            return f"{who} abandonó: un robot juega su lugar."
+            return _("%(who)s abandonó: un robot juega su lugar.") % {"who": who}
         case "host_changed":
-            return f"Ahora {who} maneja la mesa."
+            return _("Ahora %(who)s maneja la mesa.") % {"who": who}
         case "match_started":
-            return "Empezó la partida."
+            return _("Empezó la partida.")
         case "round_started":
             dealer = name_of(data.get("dealer"))
-            return f"Empezó la ronda {data.get('round', '')}: reparte {dealer}."
+            return _("Empezó la ronda %(round)s: reparte %(dealer)s.") % {
+                "round": data.get("round", ""), "dealer": dealer,
+            }  # fmt: skip
         case "round_over":
             points = {int(n): p for n, p in data.get("points", {}).items()}
-            blocked = "La mesa se bloqueó: " if data.get("blocked") else ""
+            blocked = bool(data.get("blocked"))
             if data.get("scoring") == "penalty":
                 added = ", ".join(f"{name_of(n)} +{p}" for n, p in sorted(points.items()) if p)
-                return f"{blocked}Fin de la ronda. Puntos en contra: {added or 'ninguno'}."
+                if not added:
+                    if blocked:
+                        return _("La mesa se bloqueó: Fin de la ronda. Puntos en contra: ninguno.")
+                    return _("Fin de la ronda. Puntos en contra: ninguno.")
+                if blocked:
+                    said = _("La mesa se bloqueó: Fin de la ronda. Puntos en contra: %(added)s.")
+                else:
+                    said = _("Fin de la ronda. Puntos en contra: %(added)s.")
+                return said % {"added": added}
             gained = {n: p for n, p in points.items() if p}
             if not gained:
-                return f"{blocked}La ronda terminó sin puntos."
+                if blocked:
+                    return _("La mesa se bloqueó: La ronda terminó sin puntos.")
+                return _("La ronda terminó sin puntos.")
             best = max(gained.values())
             won = [n for n in sorted(gained) if gained[n] == best]
+            args = {"best": best, "winners": wording.and_list(name_of(n) for n in won)}
             if list(gained) == [you]:
+                if blocked:
+                    said = ngettext(
+                        "La mesa se bloqueó: Ganaste la ronda con %(best)s punto.",
+                        "La mesa se bloqueó: Ganaste la ronda con %(best)s puntos.",
+                        best,
+                    )
+                else:
+                    said = ngettext(
+                        "Ganaste la ronda con %(best)s punto.",
+                        "Ganaste la ronda con %(best)s puntos.",
+                        best,
+                    )
+            elif len(gained) > 1:
+                if blocked:
+                    said = ngettext(
+                        "La mesa se bloqueó: %(winners)s ganan la ronda con %(best)s punto.",
+                        "La mesa se bloqueó: %(winners)s ganan la ronda con %(best)s puntos.",
+                        best,
+                    )
+                else:
+                    said = ngettext(
+                        "%(winners)s ganan la ronda con %(best)s punto.",
+                        "%(winners)s ganan la ronda con %(best)s puntos.",
+                        best,
+                    )
+            elif blocked:
                 said = ngettext(
-                    "Ganaste la ronda con %(best)s punto.",
-                    "Ganaste la ronda con %(best)s puntos.",
+                    "La mesa se bloqueó: %(winners)s ganó la ronda con %(best)s punto.",
+                    "La mesa se bloqueó: %(winners)s ganó la ronda con %(best)s puntos.",
                     best,
-                ) % {"best": best}
+                )
             else:
-                winners = wording.and_list(name_of(n) for n in won)
-                verb = "ganan" if len(gained) > 1 else "ganó"
-                said = f"{winners} {verb} la ronda con {best} punto{'s' if best != 1 else ''}."
-            return f"{blocked}{said}"
+                said = ngettext(
+                    "%(winners)s ganó la ronda con %(best)s punto.",
+                    "%(winners)s ganó la ronda con %(best)s puntos.",
+                    best,
+                )
+            return said % args
         case "match_over":
             won = data.get("winners", [])
-            verb = "ganan" if len(won) > 1 else "ganó"
             if not won:
-                return "Terminó la partida."
+                return _("Terminó la partida.")
             if won == [you]:
-                return "¡Ganaste la partida!"
-            return f"¡{wording.and_list(name_of(n) for n in won)} {verb} la partida!"
+                return _("¡Ganaste la partida!")
+            winners = {"winners": wording.and_list(name_of(n) for n in won)}
+            if len(won) > 1:
+                return _("¡%(winners)s ganan la partida!") % winners
+            return _("¡%(winners)s ganó la partida!") % winners
         case "rematch":
-            return "¡Revancha! Nueva partida en la misma mesa."
+            return _("¡Revancha! Nueva partida en la misma mesa.")
         case "closed":
-            return f"La moderación cerró la mesa: {data.get('reason', '')}"
+            return _("La moderación cerró la mesa: %(reason)s") % {
+                "reason": data.get("reason", ""),
+            }  # fmt: skip
         case "replaced_by_robot":
-            return f"La moderación puso un robot en el lugar de {who}."
+            return _("La moderación puso un robot en el lugar de %(who)s.") % {"who": who}
         case "renamed":
-            return f"La moderación cambió un nombre: ahora es {data.get('new', who)}."
+            return _("La moderación cambió un nombre: ahora es %(name)s.") % {
+                "name": data.get("new", who),
+            }  # fmt: skip
         case "timeout":
-            return f"A {who} se le acabó el tiempo: un robot jugó su turno."
+            return _("A %(who)s se le acabó el tiempo: un robot jugó su turno.") % {"who": who}
         case "away":
-            return f"{who} no volvió en tres turnos: un robot juega por ahora."
+            return _("%(who)s no volvió en tres turnos: un robot juega por ahora.") % {
+                "who": who,
+            }  # fmt: skip
         case "back":
-            return f"{who} volvió a jugar."
+            return _("%(who)s volvió a jugar.") % {"who": who}
         case "turn_limit":
             limit = dict(Table.TurnLimit.choices).get(data.get("seconds"), "")
-            return f"Tiempo por turno: {limit.lower()}."
+            return _("Tiempo por turno: %(limit)s.") % {"limit": str(limit).lower()}
         case "archived":
-            return "La mesa se archivó tras 30 días sin jugadas."
+            return _("La mesa se archivó tras 30 días sin jugadas.")
     return None
 
 
@@ -112,7 +163,7 @@ def _names(table: Table, seats: dict[int, Seat]) -> Callable[[int], str]:
 
     def name_of(player: int) -> str:
         seat = seats.get(table.seat_in_match(player))
-        return seat.name if seat else "Alguien"
+        return seat.name if seat else _someone()
 
     return name_of
 
@@ -121,6 +172,11 @@ def _mover(table: Table, event: TableEvent) -> int:
     """The engine's player who made a logged move (the first, for a seat not in the match)."""
     player = table.player_of_seat(event.seat)
     return 0 if player is None else player
+
+
+def _someone() -> str:
+    """A player whose seat is gone."""
+    return pgettext("a player nobody knows", "Alguien")
 
 
 def _move_events(event: TableEvent, player: int) -> list[ocholoco.Event]:
@@ -187,13 +243,13 @@ def round_log(snapshot: TableSnapshot) -> list[str]:
 
 # Non-move events said to the seat they are about.
 _SAID_TO_THE_SEAT = {
-    "seated": "Te sentaste a la mesa.",
-    "abandoned": "Abandonaste: un robot juega tu lugar.",
-    "host_changed": "Ahora manejas tú la mesa.",
-    "timeout": "Se te acabó el tiempo: un robot jugó tu turno.",
-    "away": "No volviste en tres turnos: un robot juega por ti.",
-    "back": "Volviste a jugar.",
-    "replaced_by_robot": "La moderación puso un robot en tu lugar.",
+    "seated": _lazy("Te sentaste a la mesa."),
+    "abandoned": _lazy("Abandonaste: un robot juega tu lugar."),
+    "host_changed": _lazy("Ahora manejas tú la mesa."),
+    "timeout": _lazy("Se te acabó el tiempo: un robot jugó tu turno."),
+    "away": _lazy("No volviste en tres turnos: un robot juega por ti."),
+    "back": _lazy("Volviste a jugar."),
+    "replaced_by_robot": _lazy("La moderación puso un robot en tu lugar."),
 }
 
 
@@ -238,7 +294,7 @@ def log_lines(
         text = event_text(event, seats)
         if text:
             seat = event.seat
-            you = _SAID_TO_THE_SEAT.get(event.kind, "") if seat is not None else ""
+            you = str(_SAID_TO_THE_SEAT.get(event.kind, "")) if seat is not None else ""
             if event.kind in ("round_over", "match_over"):
                 seat = _winner(event, seats)
                 you = _event_text(event, seats, you=seat) if seat is not None else ""

@@ -13,6 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
 import ocholoco
 from tables.audiences import wording
 from tables.audiences.cards import card_info, cards_info, hand_grid, suit_info
@@ -29,8 +32,10 @@ NO = ("", "")  # a playable card's refusal, shown and spoken: none
 
 def target_text(rules: ocholoco.RuleSet, target: int) -> str:
     if rules.scoring == "penalty":
-        return f"la partida termina a {target} puntos y gana quien tenga menos"
-    return f"se gana con {target} puntos"
+        return _("la partida termina a %(target)s puntos y gana quien tenga menos") % {
+            "target": target,
+        }  # fmt: skip
+    return _("se gana con %(target)s puntos") % {"target": target}
 
 
 def _move_text(snapshot: TableSnapshot, event: ocholoco.Event) -> str:
@@ -69,7 +74,9 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
                 classes += " is-turn"
             entry.update(
                 count=count,
-                count_text=f"{count} carta{'' if count == 1 else 's'}",
+                count_text=ngettext("%(count)s carta", "%(count)s cartas", count) % {
+                    "count": count,
+                },  # fmt: skip
                 fan=min(count, 12),  # the backs drawn beside the name
                 score=match.totals[player] if match else 0,
             )
@@ -123,23 +130,43 @@ def _outcome_text(rows: list[dict[str, Any]], *, blocked: bool, penalty: bool) -
     names = wording.and_list(r["name"] for r in winners) if winners else ""
     plural = len(winners) > 1
     if penalty:
-        how = "La mesa se bloqueó. " if blocked else f"{names} se quedó sin cartas. "
-        return how + (
-            "Cada uno se anota los puntos que le quedaron en la mano; al final gana quien"
-            " sume menos."
-        )
-    gained = " y ".join(f"+{r['gained']}" for r in winners)
+        if blocked:
+            return _(
+                "La mesa se bloqueó. Cada uno se anota los puntos que le quedaron en la mano; al"
+                " final gana quien sume menos."
+            )
+        return _(
+            "%(names)s se quedó sin cartas. Cada uno se anota los puntos que le quedaron en la"
+            " mano; al final gana quien sume menos."
+        ) % {"names": names}
+    gained = ""
+    for r in winners:  # "+5", "+5 y +5"
+        amount = f"+{r['gained']}"
+        gained = pgettext("amounts", "%(these)s y %(that)s") % {
+            "these": gained, "that": amount,
+        } if gained else amount  # fmt: skip
     if blocked:
         least = winners[0]["hand_points"] if winners else 0
-        return (
-            f"La mesa se bloqueó: {names} tenía{'n' if plural else ''} la mano que menos vale"
-            f" ({least} punto{'s' if least != 1 else ''}) y cobra{'n' if plural else ''} a cada"
-            f" uno la diferencia con la suya: {gained}."
-        )
-    return (
-        f"{names} se quedó sin cartas y gana {gained}: la suma de lo que les quedó en la"
+        args = {"names": names, "least": least, "gained": gained}
+        if plural:
+            return ngettext(
+                "La mesa se bloqueó: %(names)s tenían la mano que menos vale (%(least)s punto)"
+                " y cobran a cada uno la diferencia con la suya: %(gained)s.",
+                "La mesa se bloqueó: %(names)s tenían la mano que menos vale (%(least)s puntos)"
+                " y cobran a cada uno la diferencia con la suya: %(gained)s.",
+                least,
+            ) % args
+        return ngettext(
+            "La mesa se bloqueó: %(names)s tenía la mano que menos vale (%(least)s punto) y"
+            " cobra a cada uno la diferencia con la suya: %(gained)s.",
+            "La mesa se bloqueó: %(names)s tenía la mano que menos vale (%(least)s puntos) y"
+            " cobra a cada uno la diferencia con la suya: %(gained)s.",
+            least,
+        ) % args
+    return _(
+        "%(names)s se quedó sin cartas y gana %(gained)s: la suma de lo que les quedó en la"
         " mano a los demás."
-    )
+    ) % {"names": names, "gained": gained}
 
 
 def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:

@@ -58,6 +58,8 @@ _RANKS = {
 _A_RANK = {
     "A": _lazy("un as"), "J": _lazy("una jota"), "Q": _lazy("una reina"), "K": _lazy("un rey"),
     "JK": _lazy("un comodín"),
+    # The 8 has a phrase of its own: English says "an 8".
+    "8": pgettext_lazy("the rank eight with its article", "un 8"),
 }  # fmt: skip
 _THE_RANK = {
     "A": _lazy("el as"), "J": _lazy("la jota"), "Q": _lazy("la reina"), "K": _lazy("el rey"),
@@ -305,8 +307,16 @@ def turn_hint(pending_draw: int, named_suit: str | None) -> str:
 # --- Rule sets --------------------------------------------------------------------------------
 
 
+# The name ABRIR MESA's house rules form gives its rule set (stored with the rules, in Spanish,
+# as every table ever opened has it): worded in the reader's language like a preset's.
+HOUSE_RULES_LABEL = "Reglas de la casa"
+
+
 def rules_name(rules: ocholoco.RuleSet) -> str:
-    """A preset's name ("Clásico"), or the name the players gave a custom rule set."""
+    """A preset's name ("Clásico"), house rules' ("Reglas de la casa"), or the name the
+    players gave a custom rule set."""
+    if rules.label == HOUSE_RULES_LABEL:
+        return _("Reglas de la casa")
     if rules.label:
         return rules.label
     names = _RULES_NAMES

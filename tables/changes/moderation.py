@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from tables.changes.unit_of_work import Change, changing, check_name_free, clean_name, seat_to_robot
 from tables.models import Seat, Table
 from tables.state.refusal import TableError
@@ -20,11 +22,13 @@ def moderation_reason(*, actor: Any, reason: str) -> str:
     """A staff member's reason for a moderation action, tidied; or a refusal."""
     reason = " ".join((reason or "").split())
     if not reason:
-        raise TableError("Escribe el motivo.")
+        raise TableError(_("Escribe el motivo."))
     if len(reason) > MODERATION_REASON_MAX:
-        raise TableError(f"El motivo puede tener hasta {MODERATION_REASON_MAX} caracteres.")
+        raise TableError(
+            _("El motivo puede tener hasta %(max)s caracteres.") % {"max": MODERATION_REASON_MAX}
+        )
     if actor is None or not actor.is_staff:
-        raise TableError("Solo la moderación puede hacer eso.")
+        raise TableError(_("Solo la moderación puede hacer eso."))
     return reason
 
 
@@ -37,7 +41,7 @@ def _moderated(change: Change, action: str, *, actor: Any, reason: str, target: 
 def _moderated_seat(change: Change, number: int) -> Seat:
     seat = change.seats.get(number)
     if seat is None:
-        raise TableError("En ese lugar no hay nadie.")
+        raise TableError(_("En ese lugar no hay nadie."))
     return seat
 
 
@@ -56,7 +60,7 @@ def seat_replace_with_robot(*, table_id: int, number: int, reason: str, actor: A
     with changing(table_id) as change:
         seat = _moderated_seat(change, number)
         if seat.plays_as_robot:
-            raise TableError("En ese lugar ya juega un robot.")
+            raise TableError(_("En ese lugar ya juega un robot."))
         _moderated(change, "replace", actor=actor, reason=reason, target=str(seat))
         seat_to_robot(change, seat, "replaced_by_robot")
 
@@ -67,7 +71,7 @@ def seat_rename(*, table_id: int, number: int, name: str, reason: str, actor: An
     with changing(table_id) as change:
         seat = _moderated_seat(change, number)
         if seat.name == name:
-            raise TableError("Ese ya es su nombre.")
+            raise TableError(_("Ese ya es su nombre."))
         if seat.name.casefold() != name.casefold():  # else only the capitals change
             check_name_free(change, name)
         old = seat.name

@@ -13,7 +13,10 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 import ocholoco
 from tables.audiences import wording
@@ -44,14 +47,14 @@ def _rules(key: str) -> ocholoco.RuleSet:
     try:
         return ocholoco.PRESETS[key]
     except KeyError:
-        raise TableError("Esas reglas no existen.") from None
+        raise TableError(_("Esas reglas no existen.")) from None
 
 
 def _free_number(change: Change) -> int:
     for number in range(change.table.seat_count):
         if number not in change.seats:
             return number
-    raise TableError("La mesa está completa.")
+    raise TableError(_("La mesa está completa."))
 
 
 def _new_secret() -> tuple[str, str]:
@@ -64,17 +67,18 @@ def _new_secret() -> tuple[str, str]:
 
 def _turn_limit(seconds: int | None) -> int:
     if seconds not in Table.TurnLimit.values:
-        raise TableError("Ese límite de tiempo no existe.")
+        raise TableError(_("Ese límite de tiempo no existe."))
     return seconds
 
 
 def house_rules(options: dict[str, Any]) -> ocholoco.RuleSet:
-    """'Reglas de la casa': a rule set from the form's options, or a refusal in Spanish."""
+    """'Reglas de la casa': a rule set from the form's options, or a refusal (in the active
+    language)."""
     try:
         return ocholoco.ruleset_from_options(options)
     except ocholoco.InvalidRules as invalid:
         why = wording.invalid_rules_sentence(invalid.reason)
-        raise TableError(f"Esas reglas no se pueden jugar: {why}") from None
+        raise TableError(_("Esas reglas no se pueden jugar: %(why)s") % {"why": why}) from None
 
 
 def table_open(
@@ -88,7 +92,8 @@ def table_open(
     """ABRIR MESA: a new table with its host in seat 0. Returns the table and the seat secret.
 
     `rules_key` names a preset; with `custom_rules` (house rules) it is the custom set's key.
-    `language`: the host's, the first its pages are read in (none: the site's default).
+    `language`: the host's (its invitation's preview is worded in it), the first its pages are
+    read in (none: the active language).
     """
     rules = house_rules(custom_rules) if custom_rules is not None else _rules(rules_key)
     name = clean_name(host_name)
@@ -97,7 +102,7 @@ def table_open(
     with transaction.atomic():
         table = Table.objects.create(
             rules_key=rules.key, host_seat=0, version=1, turn_limit=turn_limit,
-            languages=[language] if language else [],
+            languages=[language or get_language() or settings.LANGUAGE_CODE],
             rules_custom=ocholoco.rules_to_json(rules) if custom_rules is not None else None,
         )
         Seat.objects.create(table=table, number=0, name=name, secret_hash=secret_hash)
@@ -117,13 +122,14 @@ def seat_claim(
     name = clean_name(name)
     with changing(table_id) as change:
         if seat_by_secret(change.seats.values(), secret) is not None:
-            raise TableError("Ya tienes un lugar en esta mesa.")
+            raise TableError(_("Ya tienes un lugar en esta mesa."))
         if change.table.status != Table.Status.LOBBY:
-            raise TableError("La partida ya empezó: puedes mirarla.")
+            raise TableError(_("La partida ya empezó: puedes mirarla."))
         if invitation is not None and invitation != change.table.code:
-            raise TableError(
-                "Para sentarte hace falta el enlace de invitación: pídeselo a quien abrió la mesa."
-            )
+            raise TableError(_(
+                "Para sentarte hace falta el enlace de invitación: pídeselo a quien abrió la"
+                " mesa."
+            ))
         check_name_free(change, name)
         number = _free_number(change)
         new_secret, secret_hash = _new_secret()
@@ -139,17 +145,17 @@ def seat_add_robot(
 ) -> Seat:
     """AGREGAR ROBOT: the host puts a robot in a free seat before the match starts."""
     if level not in Seat.Level.values:
-        raise TableError("Ese nivel de robot no existe.")
+        raise TableError(_("Ese nivel de robot no existe."))
     with changing(table_id) as change:
         acting_host(change, secret)
         if change.table.status != Table.Status.LOBBY:
-            raise TableError("Los robots se agregan antes de empezar la partida.")
+            raise TableError(_("Los robots se agregan antes de empezar la partida."))
         if number is None:
             number = _free_number(change)
         elif not 0 <= number < change.table.seat_count:
-            raise TableError("Ese lugar no existe.")
+            raise TableError(_("Ese lugar no existe."))
         elif number in change.seats:
-            raise TableError("Ese lugar ya está ocupado.")
+            raise TableError(_("Ese lugar ya está ocupado."))
         taken = {s.name for s in change.seats.values()}
         name = next((n for n in ROBOT_NAMES if n not in taken), f"Robot {number + 1}")
         seat = change.seats[number] = Seat.objects.create(
@@ -164,10 +170,10 @@ def seat_remove_robot(*, table_id: int, secret: str | None, number: int) -> None
     with changing(table_id) as change:
         acting_host(change, secret)
         if change.table.status != Table.Status.LOBBY:
-            raise TableError("La partida ya empezó.")
+            raise TableError(_("La partida ya empezó."))
         seat = change.seats.get(number)
         if seat is None or not seat.is_robot:
-            raise TableError("En ese lugar no hay un robot.")
+            raise TableError(_("En ese lugar no hay un robot."))
         seat.delete()
         del change.seats[number]
         change.log("robot_removed", number, name=seat.name)
@@ -188,7 +194,7 @@ def seat_reclaim(*, secret: str) -> Seat:
     """'Volver a mi lugar': find the seat a private link's secret belongs to."""
     seat = Seat.objects.select_related("table").filter(secret_hash=hash_secret(secret)).first()
     if seat is None or not secret:
-        raise TableError("Ese enlace no corresponde a ningún lugar.")
+        raise TableError(_("Ese enlace no corresponde a ningún lugar."))
     return seat
 
 
@@ -237,11 +243,11 @@ def match_start(*, table_id: int, secret: str | None, version: int | None = None
         check_version(change, version)
         table = change.table
         if table.status != Table.Status.LOBBY:
-            raise TableError("La partida ya empezó.")
+            raise TableError(_("La partida ya empezó."))
         numbers = sorted(change.seats)
         rules = table.rules
         if len(numbers) < max(2, rules.min_players):
-            raise TableError("Hacen falta al menos dos jugadores para empezar.")
+            raise TableError(_("Hacen falta al menos dos jugadores para empezar."))
         table.match_seats = numbers
         match = ocholoco.new_match(rules, len(numbers))
         change.log("match_started", None, seats=numbers)
@@ -254,7 +260,7 @@ def round_next(*, table_id: int, secret: str | None, version: int | None = None)
         acting_seat(change, secret)
         check_version(change, version)
         if change.table.status != Table.Status.ROUND_OVER:
-            raise TableError("La ronda todavía no terminó.")
+            raise TableError(_("La ronda todavía no terminó."))
         _deal(change, change.match)
 
 
@@ -264,7 +270,7 @@ def match_rematch(*, table_id: int, secret: str | None, version: int | None = No
         acting_seat(change, secret)
         check_version(change, version)
         if change.table.status != Table.Status.MATCH_OVER:
-            raise TableError("La partida todavía no terminó.")
+            raise TableError(_("La partida todavía no terminó."))
         change.log("rematch", None)
         _deal(change, change.match.rematch())
 
@@ -273,12 +279,12 @@ def _apply(change: Change, seat: Seat, move: ocholoco.Move, **extra: Any) -> Non
     """Apply a move for `seat` to the locked table, and end the round when it ends."""
     table, state = change.table, change.round
     if table.status != Table.Status.PLAYING:
-        raise TableError("No hay una ronda en juego.")
+        raise TableError(_("No hay una ronda en juego."))
     player = table.player_of_seat(seat.number)
     if player is None:
-        raise TableError("No juegas en esta partida.")
+        raise TableError(_("No juegas en esta partida."))
     if state.turn != player:
-        raise TableError("No es tu turno.", reason=NOT_YOUR_TURN)
+        raise TableError(_("No es tu turno."), reason=NOT_YOUR_TURN)
     try:
         new_state = ocholoco.apply_move(state, move)
     except ocholoco.IllegalMove as illegal:
@@ -329,13 +335,13 @@ def table_play_move(
     try:
         parsed = ocholoco.parse_move(move)
     except (ValueError, KeyError):
-        raise TableError("Esa jugada no existe.", reason=ILLEGAL) from None
+        raise TableError(_("Esa jugada no existe."), reason=ILLEGAL) from None
     with changing(table_id) as change:
         seat = acting_seat(change, secret)
         if seat.abandoned:
-            raise TableError("Dejaste esta partida: un robot juega tu lugar.")
+            raise TableError(_("Dejaste esta partida: un robot juega tu lugar."))
         if seat.away:
-            raise TableError("Un robot juega tu lugar: toca VOLVER A JUGAR para seguir tú.")
+            raise TableError(_("Un robot juega tu lugar: toca VOLVER A JUGAR para seguir tú."))
         check_version(change, version)
         _apply(change, seat, parsed)
         _game_keep(change)
@@ -401,7 +407,7 @@ def seat_come_back(*, table_id: int, secret: str | None) -> None:
     with changing(table_id) as change:
         seat = acting_seat(change, secret)
         if not seat.away:
-            raise TableError("Ya estás jugando tú.")
+            raise TableError(_("Ya estás jugando tú."))
         seat.away = False
         seat.timeouts_in_row = 0
         seat.save()

@@ -19,6 +19,7 @@ from typing import Any
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Field
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import ocholoco
 from tables.changes.consequences import table_changed
@@ -66,11 +67,11 @@ def changing(table_id: int) -> Iterator[Change]:
     with transaction.atomic():
         table = _table_locked(table_id)
         if table is None:
-            raise TableError("Esa mesa no existe.")
+            raise TableError(_("Esa mesa no existe."))
         if table.status == Table.Status.CLOSED:
-            raise TableError("Esta mesa está cerrada.")
+            raise TableError(_("Esta mesa está cerrada."))
         if table.status == Table.Status.ARCHIVED:
-            raise TableError("Esta mesa está archivada: se puede mirar, pero ya no se juega.")
+            raise TableError(_("Esta mesa está archivada: se puede mirar, pero ya no se juega."))
         snapshot = TableSnapshot.load(table)
         change = Change(
             table=table, seats=snapshot.seats, round=snapshot.round, match=snapshot.match
@@ -164,9 +165,9 @@ def _table_field(name: str) -> Field:
 def clean_name(name: str) -> str:
     name = " ".join((name or "").split())
     if not name:
-        raise TableError("Escribe tu nombre.")
+        raise TableError(_("Escribe tu nombre."))
     if len(name) > NAME_MAX:
-        raise TableError(f"El nombre puede tener hasta {NAME_MAX} caracteres.")
+        raise TableError(_("El nombre puede tener hasta %(max)s caracteres.") % {"max": NAME_MAX})
     return name
 
 
@@ -174,33 +175,33 @@ def acting_seat(change: Change, secret: str | None) -> Seat:
     """The seat this browser proves with its secret, or a refusal."""
     seat = seat_by_secret(change.seats.values(), secret)
     if seat is None:
-        raise TableError("No tienes un lugar en esta mesa.")
+        raise TableError(_("No tienes un lugar en esta mesa."))
     return seat
 
 
 def acting_host(change: Change, secret: str | None) -> Seat:
     seat = acting_seat(change, secret)
     if seat.number != change.table.host_seat:
-        raise TableError("Solo quien abrió la mesa puede hacer eso.")
+        raise TableError(_("Solo quien abrió la mesa puede hacer eso."))
     return seat
 
 
 def check_version(change: Change, version: int | None) -> None:
     if version is not None and version > change.table.version:
         raise TableError(
-            "Esa versión de la mesa no existe. Recarga la página y vuelve a probar.",
+            _("Esa versión de la mesa no existe. Recarga la página y vuelve a probar."),
             reason=STALE_VERSION,
         )
     if version is not None and version != change.table.version:
         raise TableError(
-            "La mesa cambió mientras elegías. Mira de nuevo y vuelve a intentarlo.",
+            _("La mesa cambió mientras elegías. Mira de nuevo y vuelve a intentarlo."),
             reason=STALE_VERSION,
         )
 
 
 def check_name_free(change: Change, name: str) -> None:
     if any(s.name.casefold() == name.casefold() for s in change.seats.values()):
-        raise TableError("Ya hay alguien con ese nombre en la mesa.")
+        raise TableError(_("Ya hay alguien con ese nombre en la mesa."))
 
 
 def seat_to_robot(change: Change, seat: Seat, event: str) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 from functools import lru_cache
 
+from django.utils.translation import gettext as _
+from django.utils.translation import override, pgettext
 from PIL import Image, ImageDraw, ImageFont
 
 import ocholoco
@@ -153,7 +155,7 @@ def _seats(draw: ImageDraw.ImageDraw, preview: InvitationPreview, x: int, y: int
             text, colour = _fit(draw, name, font, column - 2 * r - 24), WHITE
         else:
             draw.ellipse((cx, cy + 4, cx + 2 * r, cy + 4 + 2 * r), outline=MUTED, width=3)
-            text, colour = "Lugar libre", MUTED
+            text, colour = _("Lugar libre"), MUTED
         draw.text((cx + 2 * r + 14, cy), text, font=font, fill=colour)
 
 
@@ -165,7 +167,7 @@ def _scores(draw: ImageDraw.ImageDraw, preview: InvitationPreview, x: int, y: in
     for i, (name, total) in enumerate(preview.scores):
         row = y + i * (size + 14)
         star = "★ " if name in preview.winners else ""
-        points = f"{total} pts"
+        points = pgettext("points, short", "%(total)s pts") % {"total": total}
         room = width - draw.textlength(points, font=points_font) - 24
         draw.text((x, row), _fit(draw, star + name, name_font, room), font=name_font, fill=WHITE)
         draw.text((x + width, row), points, font=points_font, fill=ACCENT, anchor="ra")
@@ -175,15 +177,24 @@ def _state_text(preview: InvitationPreview) -> str:
     if preview.kind == LOBBY:
         state = preview.seats_text
     elif preview.kind == MATCH_OVER:
-        state = "partida terminada"
+        state = _("partida terminada")
     elif preview.kind == ROUND_OVER:
-        state = f"terminó la ronda {preview.round_number}"
+        state = _("terminó la ronda %(round)s") % {"round": preview.round_number}
     else:
-        state = f"ronda {preview.round_number}" if preview.round_number else ""
+        round_number = preview.round_number
+        state = _("ronda %(round)s") % {"round": round_number} if round_number else ""
     return state.capitalize()
 
 
 def _draw(preview: InvitationPreview) -> Image.Image:
+    """The picture, its words in the preview's language (the host's)."""
+    if preview.language:
+        with override(preview.language):
+            return _drawn(preview)
+    return _drawn(preview)
+
+
+def _drawn(preview: InvitationPreview) -> Image.Image:
     image = _felt().convert("RGBA")
     draw = ImageDraw.Draw(image)
     # The cards: the stock, and the top card of the pile when a round is dealt.
@@ -229,8 +240,8 @@ def _draw(preview: InvitationPreview) -> Image.Image:
     elif preview.scores:
         _scores(draw, preview, x, y, width)
     elif preview.kind == CHANGED:
-        for line in _wrap(draw, "Pide el enlace nuevo a quien abrió la mesa.", _font(SANS, 34),
-                          width, 3):
+        for line in _wrap(draw, _("Pide el enlace nuevo a quien abrió la mesa."),
+                          _font(SANS, 34), width, 3):
             draw.text((x, y), line, font=_font(SANS, 34), fill=MUTED)
             y += 46
     return image.convert("RGB")

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, override, pgettext
 
 from tables.audiences import wording
 from tables.audiences.visible import board_context
@@ -28,13 +31,15 @@ LOBBY, PLAYING, ROUND_OVER, MATCH_OVER = "lobby", "playing", "round_over", "matc
 CLOSED, ARCHIVED, CHANGED = "closed", "archived", "changed"
 
 
-def _names(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " y " + names[-1]
+def _speaking(language: str) -> AbstractContextManager[object]:
+    """The preview's words in `language` (the host's), or in the active one ("")."""
+    return override(language) if language else nullcontext()
 
 
 @dataclass(frozen=True)
 class InvitationPreview:
-    """What a preview of one table's invitation says and shows, at one moment."""
+    """What a preview of one table's invitation says and shows, at one moment, worded in
+    `language`: the host's (a chat app shows the same preview to everyone in the group)."""
 
     kind: str
     host: str = ""
@@ -47,6 +52,7 @@ class InvitationPreview:
     winners: tuple[str, ...] = ()
     top: str = ""  # the face-up top card of the pile ("10H"), public
     active_suit: str = ""  # the suit an 8 asked for, when it is not the top card's
+    language: str = ""  # the host's ("": whoever asks, for a link that leads nowhere)
 
     @property
     def free_seats(self) -> int:
@@ -59,25 +65,29 @@ class InvitationPreview:
 
     @property
     def title(self) -> str:
-        host = self.host or "Alguien"
-        if self.kind == LOBBY:
-            return f"{host} te invita a una mesa de Ocho Loco"
-        if self.kind in (PLAYING, ROUND_OVER):
-            return f"{host} te invita a mirar una partida de Ocho Loco"
-        if self.kind == MATCH_OVER:
-            return f"Partida terminada en la mesa de {host}"
-        if self.kind == CLOSED:
-            return "Esta mesa de Ocho Loco está cerrada"
-        if self.kind == ARCHIVED:
-            return "Esta mesa de Ocho Loco está archivada"
-        return "Este enlace de Ocho Loco cambió"
+        with _speaking(self.language):
+            host = self.host or pgettext("a player nobody knows", "Alguien")
+            if self.kind == LOBBY:
+                return _("%(host)s te invita a una mesa de Ocho Loco") % {"host": host}
+            if self.kind in (PLAYING, ROUND_OVER):
+                return _("%(host)s te invita a mirar una partida de Ocho Loco") % {"host": host}
+            if self.kind == MATCH_OVER:
+                return _("Partida terminada en la mesa de %(host)s") % {"host": host}
+            if self.kind == CLOSED:
+                return _("Esta mesa de Ocho Loco está cerrada")
+            if self.kind == ARCHIVED:
+                return _("Esta mesa de Ocho Loco está archivada")
+            return _("Este enlace de Ocho Loco cambió")
 
     @property
     def seats_text(self) -> str:
-        free = self.free_seats
-        if free <= 0:
-            return "la mesa está completa"
-        return "queda 1 lugar" if free == 1 else f"quedan {free} lugares"
+        with _speaking(self.language):
+            free = self.free_seats
+            if free <= 0:
+                return _("la mesa está completa")
+            return ngettext(
+                "queda %(free)s lugar", "quedan %(free)s lugares", free
+            ) % {"free": free}
 
     @property
     def scores_text(self) -> str:
@@ -85,49 +95,61 @@ class InvitationPreview:
 
     @property
     def description(self) -> str:
+        with _speaking(self.language):
+            return self._description()
+
+    def _description(self) -> str:
+        args = {
+            "rules": self.rules, "seats": self.seats_text, "round": self.round_number,
+            "scores": self.scores_text, "target": self.target_text,
+            "winners": wording.and_list(self.winners) if self.winners else "",
+        }  # fmt: skip
         if self.kind == LOBBY:
             if self.free_seats <= 0:
-                return (
-                    f"{self.rules} · la mesa está completa: cuando empiece la partida, "
-                    "entra con el enlace y mírala."
-                )
-            return (
-                f"{self.rules} · {self.seats_text}. Entra con el enlace, escribe tu nombre y "
-                "siéntate a jugar."
-            )
+                return _(
+                    "%(rules)s · la mesa está completa: cuando empiece la partida, entra con el"
+                    " enlace y mírala."
+                ) % args
+            return _(
+                "%(rules)s · %(seats)s. Entra con el enlace, escribe tu nombre y siéntate a"
+                " jugar."
+            ) % args
         if self.kind == PLAYING:
-            return (
-                f"{self.rules} · se juega la ronda {self.round_number} · {self.scores_text} "
-                f"({self.target_text}). Entra con el enlace y mira la partida."
-            )
+            return _(
+                "%(rules)s · se juega la ronda %(round)s · %(scores)s (%(target)s). Entra con el"
+                " enlace y mira la partida."
+            ) % args
         if self.kind == ROUND_OVER:
-            return (
-                f"{self.rules} · terminó la ronda {self.round_number} · {self.scores_text} "
-                f"({self.target_text}). Entra con el enlace y mira la partida."
-            )
+            return _(
+                "%(rules)s · terminó la ronda %(round)s · %(scores)s (%(target)s). Entra con el"
+                " enlace y mira la partida."
+            ) % args
         if self.kind == MATCH_OVER:
-            return (
-                f"{self.rules} · gana {_names(list(self.winners))} · {self.scores_text}. "
-                "Entra con el enlace y mira la revancha, si la juegan."
-            )
+            return _(
+                "%(rules)s · gana %(winners)s · %(scores)s. Entra con el enlace y mira la"
+                " revancha, si la juegan."
+            ) % args
         if self.kind in (CLOSED, ARCHIVED):
-            return "Se puede mirar, pero ya no se juega."
-        return (
-            "La invitación ya no sirve (quien abrió la mesa la cambió, o la mesa no existe): "
-            "pide el enlace nuevo."
+            return _("Se puede mirar, pero ya no se juega.")
+        return _(
+            "La invitación ya no sirve (quien abrió la mesa la cambió, o la mesa no existe):"
+            " pide el enlace nuevo."
         )
 
     @property
     def image_alt(self) -> str:
         """The picture told in words (og:image:alt)."""
-        if self.kind == LOBBY:
-            return f"Mesa de Ocho Loco, {self.rules}: un mazo boca abajo; {self.seats_text}."
-        if self.top:
-            return (
-                f"Mesa de Ocho Loco, {self.rules}: el mazo y la carta de arriba de la pila; "
-                f"ronda {self.round_number}, {self.scores_text}."
-            )
-        return f"Ocho Loco: {self.title}."
+        with _speaking(self.language):
+            if self.kind == LOBBY:
+                return _("Mesa de Ocho Loco, %(rules)s: un mazo boca abajo; %(seats)s.") % {
+                    "rules": self.rules, "seats": self.seats_text,
+                }  # fmt: skip
+            if self.top:
+                return _(
+                    "Mesa de Ocho Loco, %(rules)s: el mazo y la carta de arriba de la pila;"
+                    " ronda %(round)s, %(scores)s."
+                ) % {"rules": self.rules, "round": self.round_number, "scores": self.scores_text}
+            return _("Ocho Loco: %(title)s.") % {"title": self.title}
 
 
 CHANGED_PREVIEW = InvitationPreview(kind=CHANGED)
@@ -138,10 +160,13 @@ def invitation_preview(snapshot: TableSnapshot | None) -> InvitationPreview:
     leads to a table (renewed, or never one)."""
     if snapshot is None:
         return CHANGED_PREVIEW
-    board = board_context(snapshot)
     table = snapshot.table
+    language = table.host_language
+    with override(language):  # the host's words: the round's target, the rules' name
+        board = board_context(snapshot)
+        rules = wording.rules_name(table.rules)
     host = snapshot.seats.get(table.host_seat)
-    common = {"host": host.name if host else "", "rules": wording.rules_name(table.rules)}
+    common = {"host": host.name if host else "", "rules": rules, "language": language}
     if table.status == Table.Status.LOBBY:
         return InvitationPreview(
             kind=LOBBY, seat_count=table.seat_count,

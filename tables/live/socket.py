@@ -46,6 +46,7 @@ def page_language(scope: dict) -> str:
     return asked if asked in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
+
 def _code_serves(table_id: int, code: str) -> bool:
     """Whether `code` still leads to the table (the invitation may have changed)."""
     table = table_by_code(code)

@@ -14,6 +14,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import get_language, override
+from django.utils.translation import gettext as _
 from django_tasks import task
 from pywebpush import WebPushException, webpush
 
@@ -34,11 +36,12 @@ def vapid_keys() -> tuple[str, str]:
 
 
 def alert_text(table: Table, seat: Seat) -> dict[str, str]:
-    """What the notification says: the table and what just happened ("Ana jugó…: te toca")."""
+    """What the notification says, in the active language: the table and what just happened
+    ("Ana jugó…: te toca")."""
     seats = {s.number: s for s in table.seats.all()}
     host = seats.get(table.host_seat)
-    title = f"Mesa de {host.name}" if host else "Ocho Loco"
-    body = "Te toca."
+    title = _("Mesa de %(host)s") % {"host": host.name} if host else "Ocho Loco"
+    body = _("Te toca.")
     if table.round_state:
         history = ocholoco.from_json(table.round_state).history
         last = next((e for e in reversed(history) if e.kind in ("play", "pass", "penalty")), None)
@@ -46,7 +49,7 @@ def alert_text(table: Table, seat: Seat) -> dict[str, str]:
             said = wording.event_sentence(
                 last, lambda player: seats[table.seat_of_player(player)].name
             )
-            body = f"{said}: te toca."
+            body = _("%(move)s: te toca.") % {"move": said}
     url = f"/mesa/{table.player_code}/"  # the players' own link: a new invitation keeps it
     return {"title": title, "body": body, "url": url, "tag": f"mesa-{table.pk}"}
 
@@ -57,25 +60,30 @@ def _should_alert(table: Table, seat: Seat) -> bool:
     return not seat_has_table_open(table, seat.number)
 
 
-def push_subscribe(*, table_id: int, secret: str | None, subscription: dict[str, Any]) -> None:
-    """'Avisarme cuando me toque': keep this browser's Web Push subscription for its seat."""
+def push_subscribe(
+    *, table_id: int, secret: str | None, subscription: dict[str, Any], language: str = ""
+) -> None:
+    """'Avisarme cuando me toque': keep this browser's Web Push subscription for its seat, and
+    the language its alerts are worded in (the subscribing page's; "": the active one)."""
+    language = language or get_language() or settings.LANGUAGE_CODE
     try:
         endpoint = str(subscription["endpoint"])
         p256dh = str(subscription["keys"]["p256dh"])
         auth = str(subscription["keys"]["auth"])
     except (KeyError, TypeError):
-        raise TableError("No se pudo activar los avisos: suscripción no válida.") from None
+        raise TableError(_("No se pudo activar los avisos: suscripción no válida.")) from None
     if not endpoint.startswith(("https://", "http://")) or len(endpoint) > 1000:
-        raise TableError("No se pudo activar los avisos: suscripción no válida.")
+        raise TableError(_("No se pudo activar los avisos: suscripción no válida."))
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None:
-            raise TableError("Esa mesa no existe.")
+            raise TableError(_("Esa mesa no existe."))
         seat = seat_by_secret(table.seats.all(), secret)
         if seat is None:
-            raise TableError("No tienes un lugar en esta mesa.")
+            raise TableError(_("No tienes un lugar en esta mesa."))
         PushSubscription.objects.update_or_create(
-            seat=seat, endpoint=endpoint, defaults={"p256dh": p256dh, "auth": auth}
+            seat=seat, endpoint=endpoint,
+            defaults={"p256dh": p256dh, "auth": auth, "language": language},
         )
         if not seat.alerts:
             seat.alerts = True
@@ -103,9 +111,13 @@ def turn_alert(*, table_id: int, seat_number: int, version: int) -> None:
     seat = table and table.seats.filter(number=seat_number).first()
     if seat is None or not _should_alert(table, seat):
         return
-    payload = json.dumps(alert_text(table, seat))
+    payloads: dict[str, str] = {}  # worded once per language, in each receiver's
     for subscription in seat.push_subscriptions.all():
-        _send(subscription.pk, subscription.info(), payload)
+        language = subscription.language
+        if language not in payloads:
+            with override(language):
+                payloads[language] = json.dumps(alert_text(table, seat))
+        _send(subscription.pk, subscription.info(), payloads[language])
 
 
 def _send(subscription_id: int, info: dict, payload: str) -> None:

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from tables.models import Seat, Table, TableRound
 from tables.state import clock
@@ -108,7 +109,7 @@ def table_ref_or_404(code: str) -> Table:
         cursor.execute(_TABLE_REF_SQL, [code, code])
         row = cursor.fetchone()
     if row is None:
-        raise Http404("Esa mesa no existe.")
+        raise Http404(_("Esa mesa no existe."))
     # `Model.from_db`, as the ORM makes a row's instance (the columns not read are deferred).
     return Table.from_db(connection.alias, _TABLE_REF_FIELDS, row)
 
@@ -124,5 +125,5 @@ def table_or_404(code: str) -> Table:
     """The table at `code` for a view, or 404."""
     table = table_by_code(code)
     if table is None:
-        raise Http404("Esa mesa no existe.")
+        raise Http404(_("Esa mesa no existe."))
     return table

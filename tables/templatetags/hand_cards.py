@@ -13,6 +13,7 @@ from typing import Any
 from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 register = template.Library()
 
@@ -40,7 +41,7 @@ def card_backs(count: int) -> SafeString:
 
 
 def _kept(partial: str, key: tuple, context: dict[str, Any]) -> SafeString:
-    key = (partial, *key)
+    key = (get_language(), partial, *key)  # the markup's words are the active language's
     html = _rendered.get(key)
     if html is None:
         html = render_to_string(f"tables/table.html#{partial}", context)

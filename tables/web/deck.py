@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 import ocholoco
@@ -12,15 +14,18 @@ from tables.audiences.cards import card_info
 from tables.web.error_pages import notice_fragment
 
 DECKS = [
-    ("clasica", "Clásica"),
-    ("moderna", "Moderna"),
-    ("cuatro-colores", "Cuatro colores"),
-    ("reino", "Del Reino"),
+    ("clasica", pgettext_lazy("a deck design", "Clásica")),
+    ("moderna", pgettext_lazy("a deck design", "Moderna")),
+    ("cuatro-colores", pgettext_lazy("a deck design", "Cuatro colores")),
+    ("reino", pgettext_lazy("a deck design", "Del Reino")),
 ]
 DECK_COOKIE = "baraja"
-# What the deck choices show of each design: a back, a number card's pips, a figure. Samples,
-# not cards of the game: they have no `data-card`.
-DECK_PREVIEW = [{**card_info(ocholoco.Card.parse(code)), "code": ""} for code in ("7D", "KC")]
+
+
+def deck_preview() -> list[dict[str, str]]:
+    """What the deck choices show of each design: a back, a number card's pips, a figure.
+    Samples, not cards of the game: they have no `data-card` (named in the active language)."""
+    return [{**card_info(ocholoco.Card.parse(code)), "code": ""} for code in ("7D", "KC")]
 
 
 def deck_of(request: HttpRequest) -> str:
@@ -44,7 +49,7 @@ def deck_choose(request: HttpRequest) -> HttpResponse:
     """A viewer's deck design: a cookie, shown as a class on the page root."""
     deck = request.POST.get("deck", "")
     if deck not in dict(DECKS):
-        return HttpResponse(notice_fragment("Esa baraja no existe.", error=True), status=400)
+        return HttpResponse(notice_fragment(_("Esa baraja no existe."), error=True), status=400)
     back = request.POST.get("next", "/")
     response: HttpResponseBase = (
         HttpResponse(status=204) if request.htmx

@@ -1,4 +1,4 @@
-"""Error answers: Spanish, in the site's look, and never a whole page for htmx.
+"""Error answers: in the request's language, in the site's look, and never a whole page for htmx.
 
 Pages come from the templates `400.html`, `403.html`, `404.html`, `500.html` (Django's own
 handlers), `403_csrf.html` and `error.html`. To an htmx request the answer is the notice
@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tables.metrics import RATE_LIMITED, post_refused
@@ -28,7 +29,7 @@ def notice_fragment(message: str, *, error: bool = True) -> str:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     if request.headers.get("HX-Request"):
-        message = "La página llevaba mucho tiempo abierta: recárgala para seguir."
+        message = _("La página llevaba mucho tiempo abierta: recárgala para seguir.")
         response = HttpResponse(notice_fragment(message), status=403)
     else:
         response = render(request, "403_csrf.html", status=403)
@@ -39,10 +40,10 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 def too_many_requests(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Over a rate limit (`tables.web.rate_limits.per_address`): 429 and what to do."""
     post_refused(RATE_LIMITED)
-    message = REFUSALS.get(getattr(request, "limit_group", ""), DEFAULT_REFUSAL)
+    message = str(REFUSALS.get(getattr(request, "limit_group", ""), DEFAULT_REFUSAL))
     if request.headers.get("HX-Request"):
         return HttpResponse(notice_fragment(message), status=429)
-    context = {"title": "Un momento", "message": message}
+    context = {"title": _("Un momento"), "message": message}
     return render(request, "error.html", context, status=429)
 
 

@@ -9,6 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -53,7 +55,7 @@ def table_log_since(request: HttpRequest, code: str) -> HttpResponse:
     table = table_or_404(code)
     since = number_or_none(request.GET.get("desde"))
     if since is None or since < 0:
-        return HttpResponse("Falta desde qué versión leer las jugadas.", status=400)
+        return HttpResponse(_("Falta desde qué versión leer las jugadas."), status=400)
     lines = table_log_lines(table, min(since, table.version))
     context = {"log_feed": lines, "version": table.version}
     return HttpResponse(render_to_string("tables/table.html#log_feed", context))
@@ -61,7 +63,7 @@ def table_log_since(request: HttpRequest, code: str) -> HttpResponse:
 
 # --- Finished rounds: replay, fairness, history (anyone with the table's link) ----------------
 
-ROUND_NOT_SHOWN = (
+ROUND_NOT_SHOWN = _lazy(
     "Esa ronda no existe, su enlace cambió o todavía se está jugando: se puede ver cuando termina."
 )
 
@@ -84,7 +86,7 @@ def round_replay_page(request: HttpRequest, code: str, round_id: int) -> HttpRes
         return _round_not_shown(request)
     step = number_or_none(request.GET.get("jugada"))
     if step is not None and step < 0:
-        message = "Esa jugada no existe: las jugadas se cuentan desde 0, el reparto."
+        message = _("Esa jugada no existe: las jugadas se cuentan desde 0, el reparto.")
         return render(request, "tables/missing.html", {"message": message}, status=400)
     context = {**round_replay(record, step or 0), "code": code}
     if request.htmx:
@@ -114,7 +116,7 @@ def table_history_page(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "tables/history.html", context)
 
 
-MATCH_NOT_FOUND = "Esa partida no existe en esta mesa, o el enlace de la mesa cambió."
+MATCH_NOT_FOUND = _lazy("Esa partida no existe en esta mesa, o el enlace de la mesa cambió.")
 
 
 def _match_not_found(request: HttpRequest) -> HttpResponse:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 
 import ocholoco
@@ -16,26 +17,32 @@ from tables.models import Table
 from tables.state.lookup import tables_of_browser
 from tables.state.refusal import TableError
 from tables.state.seat_secrets import SESSION_KEY, remember_seat
-from tables.web.deck import DECK_PREVIEW, DECKS, deck_remember
+from tables.web.deck import DECKS, deck_preview, deck_remember
 from tables.web.params import number_or_none
 from tables.web.rate_limits import per_address
 
 HOUSE = "casa"
 # What a rank can do in house rules: the engine's `NAMED_EFFECTS`, as the form offers them.
 RANK_EFFECT_LABELS = [
-    ("", "nada"), ("skip", "salta al siguiente"), ("reverse", "invierte el sentido"),
-    ("draw2", "roba 2 (se acumula)"), ("draw3", "roba 3 (se acumula)"),
-    ("draw4", "roba 4 (no se acumula)"), ("copy", "copia la carta de abajo (solo con dos)"),
+    ("", _lazy("nada")), ("skip", _lazy("salta al siguiente")),
+    ("reverse", _lazy("invierte el sentido")),
+    ("draw2", _lazy("roba 2 (se acumula)")), ("draw3", _lazy("roba 3 (se acumula)")),
+    ("draw4", _lazy("roba 4 (no se acumula)")),
+    ("copy", _lazy("copia la carta de abajo (solo con dos)")),
 ]
 
 
 # ABRIR MESA's one line on what sets each preset apart (the rules card tells the whole).
 PRESET_NOTES = {
-    "clasico": "Solo el 8 es especial.",
-    "especiales": "El 2 hace robar, la reina salta y el as invierte.",
-    "libro": "Se roba una sola carta y el descarte se vuelve a barajar; gana quien suma menos.",
-    "anuncio": "Con especiales y hasta 8 jugadores: di «¡Última carta!» o roba 2.",
-    "chileno": "Ocho cartas y dos comodines (roban 4); el 2 y el 3 hacen robar, el 7 salta.",
+    "clasico": _lazy("Solo el 8 es especial."),
+    "especiales": _lazy("El 2 hace robar, la reina salta y el as invierte."),
+    "libro": _lazy(
+        "Se roba una sola carta y el descarte se vuelve a barajar; gana quien suma menos."
+    ),
+    "anuncio": _lazy("Con especiales y hasta 8 jugadores: di «¡Última carta!» o roba 2."),
+    "chileno": _lazy(
+        "Ocho cartas y dos comodines (roban 4); el 2 y el 3 hacen robar, el 7 salta."
+    ),
 }
 
 
@@ -52,7 +59,7 @@ def _house_options(post: dict) -> dict:
     effects = {rank: post[f"effect_{rank}"] for rank in ranks if post.get(f"effect_{rank}")}
     options = {
         "key": HOUSE,
-        "label": "Reglas de la casa",
+        "label": wording.HOUSE_RULES_LABEL,  # stored as it is; worded by `rules_name`
         "max_players": number_or_none(post.get("max_players")),
         "hand_size": number_or_none(post.get("hand_size")),
         "hand_size_two": number_or_none(post.get("hand_size_two")),
@@ -71,7 +78,7 @@ def _house_options(post: dict) -> dict:
 
 def _home_context(request: HttpRequest, **extra: object) -> dict:
     return {
-        "decks": DECKS, "preview_cards": DECK_PREVIEW,
+        "decks": DECKS, "preview_cards": deck_preview(),
         "rules": _rule_choices(),
         "limits": Table.TurnLimit.choices, "has_tables": bool(request.session.get(SESSION_KEY)),
         "ranks": ocholoco.RANKS, "rank_effects": RANK_EFFECT_LABELS, "house": HOUSE,

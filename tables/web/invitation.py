@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import override
 from django.views.decorators.http import require_GET
 
 from tables.invitation.crawlers import is_link_preview
@@ -57,7 +58,10 @@ def invitation_preview_page(request: HttpRequest, code: str) -> HttpResponse:
     preview = _preview_of(table)
     context = {"meta": invitation_meta(request, table, code, preview), "preview": preview,
                "person": PERSON, "found": table is not None}
-    return render(request, "tables/invitation_preview.html", context)
+    if not preview.language:
+        return render(request, "tables/invitation_preview.html", context)
+    with override(preview.language):  # a chat app's fetch: the page in the host's language
+        return render(request, "tables/invitation_preview.html", context)
 
 
 @require_GET

@@ -13,10 +13,11 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _lazy
 
 logger = logging.getLogger(__name__)
 
-TRY_AGAIN = "No pudimos llegar a la mesa guardada: inténtalo de nuevo en unos segundos."
+TRY_AGAIN = _lazy("No pudimos llegar a la mesa guardada: inténtalo de nuevo en unos segundos.")
 
 
 class DatabaseUnavailableMiddleware:

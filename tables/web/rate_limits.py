@@ -13,20 +13,26 @@ from functools import wraps
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _lazy
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 # What a refusal says, per limit.
 REFUSALS = {
-    "table_open": "Se abrieron demasiadas mesas desde tu conexión. Espera un rato y vuelve "
-    "a intentarlo.",
-    "seat_claim": "Demasiados intentos de sentarse desde tu conexión. Espera un rato y vuelve "
-    "a intentarlo.",
-    "chat": "Vas muy rápido: espera unos segundos antes de escribir otra vez.",
-    "chat_spectators": "Los que miran están escribiendo demasiado: espera unos segundos.",
-    "admin_login": "Demasiados intentos de entrar. Espera unos minutos y vuelve a intentarlo.",
+    "table_open": _lazy(
+        "Se abrieron demasiadas mesas desde tu conexión. Espera un rato y vuelve a intentarlo."
+    ),
+    "seat_claim": _lazy(
+        "Demasiados intentos de sentarse desde tu conexión. Espera un rato y vuelve a"
+        " intentarlo."
+    ),
+    "chat": _lazy("Vas muy rápido: espera unos segundos antes de escribir otra vez."),
+    "chat_spectators": _lazy("Los que miran están escribiendo demasiado: espera unos segundos."),
+    "admin_login": _lazy(
+        "Demasiados intentos de entrar. Espera unos minutos y vuelve a intentarlo."
+    ),
 }
-DEFAULT_REFUSAL = "Demasiados pedidos seguidos. Espera un momento y vuelve a intentarlo."
+DEFAULT_REFUSAL = _lazy("Demasiados pedidos seguidos. Espera un momento y vuelve a intentarlo.")
 
 
 

@@ -18,6 +18,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -36,7 +38,7 @@ from tables.state.lookup import table_by_code, table_or_404, table_ref_or_404
 from tables.state.refusal import TableError
 from tables.state.seat_secrets import page_code, proven_seat, remember_seat, seat_secret
 from tables.state.snapshot import TableSnapshot
-from tables.web.deck import DECK_PREVIEW, DECKS
+from tables.web.deck import DECKS, deck_preview
 from tables.web.error_pages import notice_fragment
 from tables.web.invitation import link_previews
 from tables.web.params import number_or_none
@@ -75,7 +77,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "code": code,
             "socket_url": _socket_url(code),
             "decks": DECKS,
-            "preview_cards": DECK_PREVIEW,
+            "preview_cards": deck_preview(),
             "seat": seat,
             "secret": seat_secret(request.session, table) if seat else "",
             "fragments": (
@@ -194,12 +196,13 @@ def _posted_version(request: HttpRequest) -> int:
     posted = request.POST.get("version", "").strip()
     if not posted:
         raise TableError(
-            "Falta la versión de la mesa que viste. Recarga la página y vuelve a intentarlo."
+            _("Falta la versión de la mesa que viste. Recarga la página y vuelve a intentarlo.")
         )
     if not posted.isascii() or not posted.isdigit() or len(posted) > VERSION_DIGITS:
-        raise TableError(
-            "La versión de la mesa enviada no es válida. Recarga la página y vuelve a intentarlo."
-        )
+        raise TableError(_(
+            "La versión de la mesa enviada no es válida. Recarga la página y vuelve a"
+            " intentarlo."
+        ))
     return int(posted)
 
 
@@ -290,7 +293,7 @@ def link_renew(request: HttpRequest, code: str) -> HttpResponse:
     except TableError as refused:
         post_refused(refused.reason)
         return _answer(request, table, code, refused.message)
-    note = "Listo: el enlace de invitación es nuevo y el anterior ya no sirve."
+    note = _("Listo: el enlace de invitación es nuevo y el anterior ya no sirve.")
     if not request.htmx:
         messages.success(request, note)
     return _answer(request, table, code, note=note)
@@ -307,12 +310,12 @@ def push_subscribe(request: HttpRequest, code: str) -> HttpResponse:
     try:
         turn_alerts.push_subscribe(
             table_id=table.pk, secret=seat_secret(request.session, table),
-            subscription=subscription,
+            subscription=subscription, language=get_language(),
         )
     except TableError as refused:
         post_refused(refused.reason)
         return JsonResponse({"error": refused.message}, status=400)
-    return JsonResponse({"ok": True, "message": "Listo: te avisaremos cuando te toque."})
+    return JsonResponse({"ok": True, "message": _("Listo: te avisaremos cuando te toque.")})
 
 
 @require_GET

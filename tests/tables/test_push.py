@@ -165,3 +165,30 @@ def test_the_service_worker_and_the_manifest_are_served_for_the_whole_site():
     data = json.loads(manifest.content)
     assert data["scope"] == "/" and data["display"] == "standalone"
     assert {icon["sizes"] for icon in data["icons"]} >= {"192x192", "512x512"}
+
+
+def test_a_push_is_worded_in_the_language_of_the_page_that_subscribed(service, settings):
+    """#52: each subscription keeps its page's language; the same turn reaches an English and
+    a Brazilian browser of one seat, each in its own words."""
+    settings.LANGUAGES = [("es", "Español"), ("en", "English"), ("pt-br", "Português (Brasil)")]
+    table, (ana, beto) = started("Ana", "Beto")  # Beto is to move
+    browsers = {}
+    for language in ("en", "pt-br"):
+        ana.client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        browsers[language] = _subscribe(ana, table, service)
+    assert sorted(PushSubscription.objects.values_list("language", flat=True)) == ["en", "pt-br"]
+    _finish_turn(beto, table, 1)
+    assert run_queued(turn_alerts.turn_alert) == 1
+    assert len(service.received) == 2
+    payloads = {}
+    for _headers, body in service.received:
+        for language, browser in browsers.items():
+            try:
+                payloads[language] = browser.decrypt(body)
+            except Exception:  # noqa: BLE001, S112 (another browser's: its keys cannot read it)
+                continue
+    assert payloads["en"]["title"] == "Ana's table"
+    assert payloads["en"]["body"].startswith("Beto ")
+    assert payloads["en"]["body"].endswith(": your turn.")
+    assert payloads["pt-br"]["title"] == "Mesa de Ana"
+    assert payloads["pt-br"]["body"].endswith(": é a sua vez.")
