@@ -1,4 +1,4 @@
-{% load static i18n %}// Ocho Loco's service worker: shows the "te toca" alerts and opens the table when tapped.
+{% load static %}// Ocho Loco's service worker: shows the "te toca" alerts and opens the table when tapped.
 "use strict";
 
 self.addEventListener("install", function () { self.skipWaiting(); });
@@ -9,7 +9,7 @@ self.addEventListener("push", function (event) {
   try { data = event.data ? event.data.json() : {}; } catch (e) { data = { body: event.data.text() }; }
   const title = data.title || "Ocho Loco";
   event.waitUntil(self.registration.showNotification(title, {
-    body: data.body || "{% translate "Te toca." as body %}{{ body|escapejs }}",
+    body: data.body || "Te toca.",
     tag: data.tag || "ocholoco",
     renotify: true,
     icon: "{% static 'icons/icon-192.png' %}",
