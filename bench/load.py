@@ -131,6 +131,10 @@ BUSY_RE = re.compile(r"^ocholoco_request_threads_busy_seconds_total ([0-9.e+-]+)
 THREAD_CPU_RE = re.compile(r"^ocholoco_request_threads_cpu_seconds_total ([0-9.e+-]+)$", re.M)
 
 # --client browser: what Chromium sends, besides the cookies, Origin and htmx's own headers.
+# What a browser in each language the site offers says it reads (--languages).
+ACCEPT_LANGUAGE = {
+    "es": "es-419,es;q=0.9,en;q=0.8", "en": "en-US,en;q=0.9", "pt-br": "pt-BR,pt;q=0.9,en;q=0.8",
+}
 BROWSER_HEADERS = {
     "User-Agent": ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
                    "Chrome/156.0.0.0 Safari/537.36"),
@@ -304,8 +308,11 @@ def panel_of(html: str) -> str:
 class Viewer:
     """One browser: its cookies, its socket, and the versions it has seen and when."""
 
-    def __init__(self, bench: Bench, table: Table, role: str, server: int) -> None:
+    def __init__(
+        self, bench: Bench, table: Table, role: str, server: int, language: str = "es"
+    ) -> None:
         self.bench, self.table, self.role, self.server = bench, table, role, server
+        self.language = language  # the language this person reads the site in
         self.cookies: dict[str, str] = {}  # this person's cookie jar
         self.page = ""  # the address of the page this person has open
         # --client browser: this person's own connections (a browser keeps up to six to a site)
@@ -366,6 +373,8 @@ class Viewer:
         headers = {"Origin": self.base}
         if browser:  # what Chromium sends with a page's GET or htmx's POST
             headers.update(BROWSER_HEADERS)
+        if browser or self.language != "es":
+            headers["Accept-Language"] = ACCEPT_LANGUAGE[self.language]
             headers["Accept"] = "*/*" if htmx else PAGE_ACCEPT
             if self.page:
                 headers["Referer"] = self.base + self.page
@@ -413,6 +422,8 @@ class Viewer:
         lost_at: float | None = None
         while not self.closed and retries < 30:
             url = self.base.replace("http", "ws") + f"/ws/mesa/{self.table.code}/"
+            if self.language != "es":  # as the page's ws-connect names it
+                url += f"?lang={self.language}"
             headers = {"Origin": self.base,
                        "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
             clean = False
@@ -457,7 +468,7 @@ class Viewer:
             return {}
         return {"User-Agent": BROWSER_HEADERS["User-Agent"],
                 "Accept-Encoding": BROWSER_HEADERS["Accept-Encoding"],
-                "Accept-Language": BROWSER_HEADERS["Accept-Language"]}
+                "Accept-Language": ACCEPT_LANGUAGE[self.language]}
 
     async def open_session(self) -> None:
         """--client browser: this person's connections, kept alive between requests."""
@@ -541,7 +552,11 @@ class Bench:
     # -- set-up through the real HTTP flow --
 
     def viewer(self, table: Table, role: str, number: int) -> Viewer:
-        viewer = Viewer(self, table, role, (table.index + number) % len(self.urls))
+        languages = self.args.languages.split(",")
+        viewer = Viewer(
+            self, table, role, (table.index + number) % len(self.urls),
+            languages[number % len(languages)],
+        )
         table.viewers.append(viewer)
         return viewer
 
@@ -1319,6 +1334,11 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="server processes (multi)")
     parser.add_argument("--workers", type=int, default=0, help="background worker processes")
     parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument(
+        "--languages", default="es",
+        help="the languages the people of a table read, in turn (host, guest, spectators): "
+             "es,en,pt-br puts all three at every table",
+    )
     parser.add_argument("--spectators", type=int, default=4, help="spectators per table")
     parser.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
     parser.add_argument("--duration", type=float, default=30, help="measured seconds")
@@ -1396,6 +1416,7 @@ def main() -> None:
         "DEBUG": "0", "SECRET_KEY": "load-benchmark-not-secret", "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_COOKIES": "0", "LOG_LEVEL": "WARNING", "ROBOT_DELAY": str(args.robot_delay),
         "CHANNEL_PREFIX": f"load{uuid.uuid4().hex[:8]}",
+        "LANGUAGES_OFFERED": args.languages,
     }
     if args.as_run:  # scripts/run.sh sets none of these: the settings' defaults
         for name in ("DEBUG", "SECURE_COOKIES", "LOG_LEVEL"):

@@ -5,10 +5,10 @@
 Collects the static files and starts the server as in production (DEBUG off, static files
 compressed by WhiteNoise), on a fresh database, opens a table with a robot, and for a
 first visit (empty cache) prints every resource the table page transfers (HTML, CSS, JS,
-the figures of the court cards on screen, in the viewer's deck) with its compressed size,
-the total against the 150 KB budget, and the time from navigation until the hand is on
-screen and the table's socket is open (median of --runs). tests/browser/test_page_weight.py
-holds the budget on a hand heavy with figures.
+the scripts' catalog, the figures of the court cards on screen, in the viewer's deck) with
+its compressed size, the total against the 150 KB budget, and the time from navigation until
+the hand is on screen and the table's socket is open (median of --runs).
+tests/browser/test_page_weight.py holds the budget on a hand heavy with figures.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def first_visit(browser, url: str, table_url: str, cookies: list) -> tuple[dict[
     sizes = {}
     for request_id, length in encoded.items():
         name = requests.get(request_id, "?").replace(url, "")
-        if name.startswith(("/static/", "/mesa/")):
+        if name.startswith(("/static/", "/mesa/", "/jsi18n/")):  # the scripts' words too
             sizes[name] = length
     context.close()
     return sizes, elapsed

@@ -3,16 +3,19 @@
 A message goes to the table's public group as the `table.fragment` event the table's socket
 already forwards; a table change's chat lines ride in that change's frames (`events_frame_part`,
 a frame part: `tables.plug`). Chat lines carry no `data-version`, so the page swaps them as
-they come; only the spectators' gate (whether they may write) goes to the watchers alone.
+they come; only the spectators' gate (whether they may write) goes to the watchers alone. What
+is pushed is rendered once in each language the table's pages read, for that language's group.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 
 from django.db.models import Max
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from chat.models import ChatMessage
 from chat.selectors import Line, chat_history, event_lines, gate_text, message_line
@@ -23,8 +26,13 @@ from tables.state.snapshot import AppliedChange
 COLUMN = "chat/column.html"
 
 
-def _send(group: str, html: str) -> None:
-    broadcast.send_fragment(group, html)
+def _send_each_language(
+    table: Table, group: Callable[[str], str], html: Callable[[], str]
+) -> None:
+    """`html()` rendered in each language the table's pages read, to `group(language)`."""
+    for language in table.languages_read():
+        with translation.override(language):
+            broadcast.send_fragment(group(language), html())
 
 
 def render_lines(lines: list[Line]) -> str:
@@ -37,8 +45,9 @@ def render_log(table: Table) -> str:
     return render_to_string(f"{COLUMN}#log", {"lines": chat_history(table), "oob": True})
 
 
-KEPT_LOGS = 1000  # tables whose log a greeting keeps (released with the table's last page)
-_logs: OrderedDict[int, tuple[tuple, str]] = OrderedDict()
+KEPT_LOGS = 1000  # tables (and languages) whose log a greeting keeps (released with the table's
+# last page)
+_logs: OrderedDict[tuple[int, str], tuple[tuple, str]] = OrderedDict()
 _logs_lock = threading.Lock()
 
 
@@ -52,17 +61,18 @@ def _log_stamp(table: Table) -> tuple:
 
 
 def greeting_log(table: Table) -> str:
-    """The whole log for a page's greeting, rendered once while it stays the same (after a
-    restart, every page of a table asks for it)."""
+    """The whole log in the active language for a page's greeting, rendered once while it
+    stays the same (after a restart, every page of a table asks for it)."""
     stamp = _log_stamp(table)
+    key = (table.pk, translation.get_language())
     with _logs_lock:
-        kept = _logs.get(table.pk)
+        kept = _logs.get(key)
     if kept is not None and kept[0] == stamp:
         return kept[1]
     html = render_log(table)
     with _logs_lock:
-        _logs[table.pk] = (stamp, html)
-        _logs.move_to_end(table.pk)
+        _logs[key] = (stamp, html)
+        _logs.move_to_end(key)
         while len(_logs) > KEPT_LOGS:
             _logs.popitem(last=False)
     return html
@@ -71,7 +81,8 @@ def greeting_log(table: Table) -> str:
 def greeting_log_release(table_id: int) -> None:
     """The table's last open page here closed."""
     with _logs_lock:
-        _logs.pop(table_id, None)
+        for key in [key for key in _logs if key[0] == table_id]:
+            del _logs[key]
 
 
 def render_gate(table: Table, *, spectator: bool) -> str:
@@ -81,17 +92,24 @@ def render_gate(table: Table, *, spectator: bool) -> str:
 
 
 def message_publish(message: ChatMessage) -> None:
-    _send(message.table.group_name, render_lines([message_line(message)]))
+    table = message.table
+    _send_each_language(
+        table, table.group_name_in, lambda: render_lines([message_line(message)])
+    )
 
 
 def message_replace_publish(message: ChatMessage) -> None:
     """A hidden message becomes an empty placeholder in every open page (and back)."""
-    html = render_to_string(f"{COLUMN}#line", {"line": message_line(message), "oob": True})
-    _send(message.table.group_name, html)
+    table = message.table
+    _send_each_language(table, table.group_name_in, lambda: render_to_string(
+        f"{COLUMN}#line", {"line": message_line(message), "oob": True}
+    ))
 
 
 def spectators_gate_publish(table: Table) -> None:
-    _send(table.watchers_group_name, render_gate(table, spectator=True))
+    _send_each_language(
+        table, table.watchers_group_name_in, lambda: render_gate(table, spectator=True)
+    )
 
 
 def events_frame_part(change: AppliedChange) -> str:

@@ -64,7 +64,7 @@ def _answer(
             messages.error(request, error)
         page = page_code(request.session, table, code)
         return redirect(reverse("table", kwargs={"code": page}) + "#chat")
-    html = render_to_string("chat/column.html#error", {"error": error, "oob": True})
+    html = render_to_string("chat/column.html#error", {"error": error or "", "oob": True})
     if extra is not None:
         html += extra()
     return HttpResponse(html, status=status if error else 200)

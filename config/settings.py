@@ -88,7 +88,10 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "tables.web.deck.deck",  # every page shows the browser's deck design
             ],
-            "builtins": ["template_partials.templatetags.partials"],
+            "builtins": [
+                "template_partials.templatetags.partials",
+                "config.i18n",  # {% script_catalog_url %}: the scripts' words (base.html, sw.js)
+            ],
         },
     },
 ]

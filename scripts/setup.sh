@@ -56,3 +56,11 @@ if [ "$kind" = dev ] && [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
+# The catalogs (locale/*/LC_MESSAGES/*.po; README, "Adding a language") are compiled here, not
+# committed: GNU gettext's msgfmt, from Debian if it is missing.
+if ! command -v msgfmt >/dev/null; then
+  echo "Installing Debian's gettext to compile the catalogs..."
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq gettext >/dev/null
+fi
+.venv/bin/python manage.py compilemessages --ignore=.venv --ignore=node_modules -v0

@@ -8,6 +8,7 @@ match (totals, round number, dealer) and the current round (hands, stock, discar
 import hashlib
 import secrets
 
+from django.conf import settings
 from django.db import models
 
 import ocholoco
@@ -19,6 +20,10 @@ def new_table_code() -> str:
 
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _in_language(group: str, language: str | None) -> str:
+    return group if language in (None, settings.LANGUAGE_CODE) else f"{group}-{language}"
 
 
 class Table(models.Model):
@@ -68,6 +73,10 @@ class Table(models.Model):
     # The current (or last) round's commitment (`TableRound.commitment`), kept on the row so
     # every push of the board reads it at no cost.
     deal_commitment = models.CharField("huella del reparto", max_length=64, blank=True)
+    # The languages the table's pages are read in (each page's own): every change is rendered
+    # once in each (`tables.live.broadcast`). Added by the first page in a language, never
+    # removed while the table lasts; empty: the site's default alone.
+    languages = models.JSONField("idiomas", default=list, blank=True)
 
     class Meta:
         verbose_name = "mesa"
@@ -90,16 +99,28 @@ class Table(models.Model):
         """Seats at the table: as many as its rules let play."""
         return self.rules.max_players
 
+    def languages_read(self) -> list[str]:
+        """The languages the table is rendered in (the default's first when it is one)."""
+        return self.languages or [settings.LANGUAGE_CODE]
+
+    # The channel layer's groups of the table's pages: every page (the chat), a seat's, the
+    # watchers'; one of each per language the pages read (the default's without a suffix).
+    def group_name_in(self, language: str | None = None) -> str:
+        return _in_language(f"table-{self.pk}", language)
+
+    def seat_group_name(self, number: int, language: str | None = None) -> str:
+        return _in_language(f"table-{self.pk}-seat-{number}", language)
+
+    def watchers_group_name_in(self, language: str | None = None) -> str:
+        return _in_language(f"table-{self.pk}-watchers", language)
+
     @property
     def group_name(self) -> str:
-        return f"table-{self.pk}"
-
-    def seat_group_name(self, number: int) -> str:
-        return f"table-{self.pk}-seat-{number}"
+        return self.group_name_in()
 
     @property
     def watchers_group_name(self) -> str:
-        return f"table-{self.pk}-watchers"
+        return self.watchers_group_name_in()
 
     # A seat's number and the engine's player index: the one place that converts them. The
     # match's players are the seats in `match_seats`, in the engine's player order.
@@ -111,6 +132,16 @@ class Table(models.Model):
         """The engine's player index of the seat, or None if it is not in the match."""
         seats = self.match_seats
         return seats.index(seat_number) if seat_number in seats else None
+
+    def seat_in_match(self, player: int) -> int | None:
+        """The seat number of the engine's `player`, or None if the current match has no
+        such player (an event of an earlier match, told with this match's seats)."""
+        seats = self.match_seats
+        return seats[player] if 0 <= player < len(seats) else None
+
+    def seats_in_play(self) -> list[int]:
+        """The seat numbers of the current match's players, in the engine's player order."""
+        return list(self.match_seats)
 
 
 class Seat(models.Model):

@@ -42,17 +42,19 @@ def in_event_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..
 
 
 async def connect(
-    table: Table, viewer: Person | None = None, code: str | None = None
+    table: Table, viewer: Person | None = None, code: str | None = None, language: str = ""
 ) -> WebsocketCommunicator:
-    """`viewer`'s socket on the table's page at `code` (the invitation unless told)."""
+    """`viewer`'s socket on the table's page at `code` (the invitation unless told), on a page
+    read in `language` (the site's default unless told)."""
     headers = []
     if viewer is not None and settings.SESSION_COOKIE_NAME in viewer.client.cookies:
         cookie = viewer.client.cookies[settings.SESSION_COOKIE_NAME].value
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
-    socket = WebsocketCommunicator(application, f"/ws/mesa/{code or table.code}/", headers=headers)
+    path = f"/ws/mesa/{code or table.code}/" + (f"?lang={language}" if language else "")
+    socket = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await socket.connect()
     assert connected
-    socket.table_group = table.group_name  # where `nothing_more` sends its marker
+    socket.table_group = table.group_name_in(language or None)  # where `nothing_more` sends
     return socket
 
 

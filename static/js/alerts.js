@@ -1,7 +1,7 @@
 // Ocho Loco: "te toca" alerts. In front: nothing beyond the table's own highlight and sound.
 // In a background tab: the title and the favicon change, and a notification if allowed.
 // With no tab open: Web Push, asked for with a clear button, never on page load.
-import { toast } from "./helpers.js";
+import { gettext, toast } from "./helpers.js";
 
 const page = document.getElementById("table-page");
 const title = document.title;
@@ -19,12 +19,12 @@ function backgroundAlert() {
   if (!myTurn()) { alerted = false; restore(); return; }
   if (!document.hidden || alerted) return;
   alerted = true;
-  document.title = "(●) Tu turno — Ocho Loco";
+  document.title = gettext("(●) Tu turno — Ocho Loco");
   if (favicon) favicon.href = DOT;
   if (window.Notification && Notification.permission === "granted" && navigator.serviceWorker) {
     navigator.serviceWorker.ready.then(function (registration) {
       registration.showNotification("Ocho Loco", {
-        body: "Te toca.", tag: "mesa-" + page.dataset.code, data: { url: location.pathname },
+        body: gettext("Te toca."), tag: "mesa-" + page.dataset.code, data: { url: location.pathname },
       });
     });
   }
@@ -58,12 +58,12 @@ async function enable() {
   if (!supported) {
     const help = document.querySelector("[data-alerts-ios]");
     if (iOS && help) help.hidden = false;
-    else toast("Este navegador no puede avisarte con la página cerrada.");
+    else toast(gettext("Este navegador no puede avisarte con la página cerrada."));
     return;
   }
   const permission = await Notification.requestPermission();
   if (permission !== "granted") {
-    toast("Sin permiso para avisos: puedes darlo en los ajustes del navegador.");
+    toast(gettext("Sin permiso para avisos: puedes darlo en los ajustes del navegador."));
     return;
   }
   const registration = await navigator.serviceWorker.ready;
@@ -76,14 +76,14 @@ async function enable() {
     body: JSON.stringify(subscription.toJSON()),
   });
   const answer = await response.json().catch(function () { return {}; });
-  toast(answer.message || answer.error || "No se pudo activar los avisos.");
+  toast(answer.message || answer.error || gettext("No se pudo activar los avisos."));
   if (response.ok && bar) bar.hidden = true;
 }
 
 function offerPush() {
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-alerts-enable]")) enable().catch(function () {
-      toast("No se pudo activar los avisos.");
+      toast(gettext("No se pudo activar los avisos."));
     });
   });
   if (url && "serviceWorker" in navigator) {

@@ -1,22 +1,23 @@
 // Ocho Loco: what the page does when the server's answer is not the one it asked for.
 // No error answer ever replaces the page. An answer that brings its own notice (a fragment
 // swapped by id, as the site's refusals do) is shown; any other error (404, 429, 500, an
-// error page, a dropped connection, a timeout) becomes a short Spanish notice saying what
-// happened and what to do. A CSRF failure (a page open for very long, or cookies cleared)
-// was refused before doing anything, so the page renews its token and sends it once more.
-import { isMove, toast } from "./helpers.js";
+// error page, a dropped connection, a timeout) becomes a short notice, in the reader's
+// language, saying what happened and what to do. A CSRF failure (a page open for very long,
+// or cookies cleared) was refused before doing anything, so the page renews its token and
+// sends it once more.
+import { gettext, isMove, toast } from "./helpers.js";
 
 const MESSAGES = {
-  0: "Sin conexión con el servidor: revisa tu internet y vuelve a intentarlo.",
-  400: "El servidor no entendió ese pedido: recarga la página y vuelve a intentarlo.",
-  403: "No se pudo hacer eso: recarga la página y vuelve a intentarlo.",
-  404: "Esta mesa ya no está en esa dirección: pide el enlace nuevo a quien abrió la mesa.",
-  409: "La mesa cambió: mira de nuevo y vuelve a intentarlo.",
-  413: "Eso es demasiado largo para enviarlo.",
-  429: "Vas muy rápido: espera un momento y vuelve a intentarlo.",
-  500: "Algo falló en el servidor: vuelve a intentarlo en un momento.",
-  timeout: "El servidor tardó demasiado en responder: vuelve a intentarlo.",
-  csrf: "La página llevaba mucho tiempo abierta: recárgala para seguir.",
+  0: gettext("Sin conexión con el servidor: revisa tu internet y vuelve a intentarlo."),
+  400: gettext("El servidor no entendió ese pedido: recarga la página y vuelve a intentarlo."),
+  403: gettext("No se pudo hacer eso: recarga la página y vuelve a intentarlo."),
+  404: gettext("Esta mesa ya no está en esa dirección: pide el enlace nuevo a quien abrió la mesa."),
+  409: gettext("La mesa cambió: mira de nuevo y vuelve a intentarlo."),
+  413: gettext("Eso es demasiado largo para enviarlo."),
+  429: gettext("Vas muy rápido: espera un momento y vuelve a intentarlo."),
+  500: gettext("Algo falló en el servidor: vuelve a intentarlo en un momento."),
+  timeout: gettext("El servidor tardó demasiado en responder: vuelve a intentarlo."),
+  csrf: gettext("La página llevaba mucho tiempo abierta: recárgala para seguir."),
 };
 
 function messageFor(status) {
@@ -106,7 +107,7 @@ function csrfRenewThenRetry(detail) {
 // was made at: the server applies it only if the table still stands there, so a move is never
 // made twice; if it had gone through, or someone moved meanwhile, the table says so.
 const RESTART_STATUSES = [0, 502, 503, 504];
-const RESTARTING = "El servidor se está reiniciando: tu jugada se envía otra vez.";
+const RESTARTING = gettext("El servidor se está reiniciando: tu jugada se envía otra vez.");
 const RESEND_WITHIN = 5000; // ms
 const resent = new WeakSet();
 function whenSocketOpen(then, otherwise) {

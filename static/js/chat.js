@@ -2,6 +2,8 @@
 // swaps them in); this file keeps the log at the newest line unless the reader scrolled up,
 // opens and closes the chat on a phone, counts what arrived while it was closed, and sends on
 // Enter.
+import { gettext, interpolate, ngettext } from "./helpers.js";
+
 const WIDE = window.matchMedia("(min-width: 900px)");
 let stick = true;
 let seen = 0;
@@ -49,7 +51,11 @@ function update() {
     badge.textContent = unread > 99 ? "99+" : String(unread);
     badge.hidden = unread === 0;
     const toggle = badge.closest("[data-chat-toggle]");
-    if (toggle) toggle.setAttribute("aria-label", unread ? "Chat: " + unread + " sin leer" : "Chat");
+    if (toggle) {
+      toggle.setAttribute("aria-label", unread
+        ? interpolate(ngettext("Chat: %(count)s sin leer", "Chat: %(count)s sin leer", unread), { count: unread })
+        : gettext("Chat"));
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 // F fullscreen. A gamepad does the same (d-pad, A or X to play, Start menu, Back sound).
 // Drag a card to the pile to play it. Every action ends in the same buttons a tap uses.
 import { toggleSound } from "./feel.js";
-import { openMenu, playCard, toast } from "./helpers.js";
+import { gettext, openMenu, playCard, toast } from "./helpers.js";
 
 function cards() { return Array.from(document.querySelectorAll("#panel .hand .card")); }
 function buttons() {
@@ -138,7 +138,7 @@ function padAction(name) {
 }
 window.addEventListener("gamepadconnected", function () {
   if (!polling) { polling = true; requestAnimationFrame(poll); }
-  toast("Control conectado: la cruceta recorre las cartas, A juega.");
+  toast(gettext("Control conectado: la cruceta recorre las cartas, A juega."));
 });
 
 // --- Drag a card to the pile ----------------------------------------------------------

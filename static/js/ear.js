@@ -1,7 +1,7 @@
 // Ocho Loco by ear: the game log (every event, in order, none lost), "Tu turno" said once as a
 // turn begins, single keys that answer a question at any moment (C D T U R, H or ? for help),
 // and how much is said. The server tells every line; this file only puts them in order.
-import { versionOf } from "./helpers.js";
+import { gettext, interpolate, ngettext, versionOf } from "./helpers.js";
 
 const VERBOSITY = "ocholoco-verbosity";
 const CHAT_QUIET = "ocholoco-chat-quiet";
@@ -94,7 +94,7 @@ function panelShown() {
   if (!turn || turn.dataset.turnKey === turnKey) return;
   turnKey = turn.dataset.turnKey;
   const hint = turn.dataset.turnHint;
-  say("turn-alert", "Tu turno" + (hint ? ": " + hint : "") + ".");
+  say("turn-alert", hint ? interpolate(gettext("Tu turno: %(hint)s."), { hint: hint }) : gettext("Tu turno."));
 }
 
 // A region is read when its words change: the same words said again (a second "Tu turno.")
@@ -115,7 +115,20 @@ document.addEventListener("htmx:oobAfterSwap", function (event) {
 });
 
 // --- Asking -----------------------------------------------------------------------------
-const SUITS = [["spades", "Picas"], ["hearts", "Corazones"], ["diamonds", "Diamantes"], ["clubs", "Tréboles"], ["joker", "Comodines"]];
+// Each suit's cards, as one sentence ("Picas: 7 de picas; 8 de picas.").
+const SUITS = [
+  ["spades", gettext("Picas: %(cards)s.")],
+  ["hearts", gettext("Corazones: %(cards)s.")],
+  ["diamonds", gettext("Diamantes: %(cards)s.")],
+  ["clubs", gettext("Tréboles: %(cards)s.")],
+  ["joker", gettext("Comodines: %(cards)s.")],
+];
+// A card's spoken name ends with why it cannot be played: "7 de picas, no: tienes que…"
+// (the server's words; tables.audiences.wording.card_refusal). Where the marker is not found
+// the card is read whole, reason and all.
+// Translators: the words between a card's name and why it cannot be played, as the card's
+// spoken name has them (the django domain's "no: %(reason)s", after a comma).
+const WHY_NOT = gettext(", no: ");
 
 function spokenName(el) {
   const hidden = el.querySelector(".visually-hidden");
@@ -125,49 +138,75 @@ function spokenName(el) {
 const answers = {
   hand: function () {
     const cards = Array.from(document.querySelectorAll("#panel .hand .card"));
-    if (!cards.length) return me() ? "No tienes cartas en la mano ahora." : "Estás mirando la partida: no tienes cartas.";
+    if (!cards.length) {
+      return me() ? gettext("No tienes cartas en la mano ahora.")
+        : gettext("Estás mirando la partida: no tienes cartas.");
+    }
     // Each card by its name ("…, se puede jugar"); why the others cannot, said once.
     let why = "";
     const said = function (card) {
       const name = spokenName(card);
-      const cut = name.indexOf(", no: ");
+      const cut = name.indexOf(WHY_NOT);
       if (cut < 0) return name;
-      why = why || name.slice(cut + 6);
+      why = why || name.slice(cut + WHY_NOT.length);
       return name.slice(0, cut);
     };
     const groups = SUITS.map(function (suit) {
       const names = cards.filter(function (c) { return c.classList.contains("suit-" + suit[0]); }).map(said);
-      return names.length ? suit[1] + ": " + names.join("; ") + "." : "";
+      return names.length ? interpolate(suit[1], { cards: names.join("; ") }) : "";
     }).filter(Boolean);
     const playable = cards.filter(function (c) { return c.hasAttribute("data-playable"); }).length;
-    const others = why ? (playable ? " Las demás no: " : " Ninguna se puede jugar: ") + why + "." : "";
-    return "Tienes " + cards.length + (cards.length === 1 ? " carta. " : " cartas. ") + groups.join(" ") + others;
+    const others = !why ? ""
+      : " " + interpolate(playable ? gettext("Las demás no: %(why)s.") : gettext("Ninguna se puede jugar: %(why)s."),
+        { why: why });
+    const count = interpolate(ngettext("Tienes %(count)s carta.", "Tienes %(count)s cartas.", cards.length),
+      { count: cards.length });
+    return count + " " + groups.join(" ") + others;
   },
   pile: function () {
     const board = document.getElementById("board");
     const top = board && board.querySelector(".pile .card");
-    if (!top) return "Todavía no hay cartas en la mesa.";
-    const parts = ["Arriba: " + top.getAttribute("aria-label") + "."];
+    if (!top) return gettext("Todavía no hay cartas en la mesa.");
+    const parts = [interpolate(gettext("Arriba: %(card)s."), { card: top.getAttribute("aria-label") })];
     const suit = board.querySelector(".pile .active-suit");
     if (suit) parts.push(suit.getAttribute("aria-label") + ".");
     const pending = board.querySelector(".pending");
-    if (pending) parts.push("Hay que robar " + pending.textContent.replace(/\D+/g, "") + ".");
+    if (pending) {
+      const count = pending.textContent.replace(/\D+/g, "");
+      parts.push(interpolate(ngettext("Hay que robar %(count)s.", "Hay que robar %(count)s.", parseInt(count, 10)),
+        { count: count }));
+    }
     const stock = board.querySelector(".stock-count");
-    if (stock) parts.push("En el mazo quedan " + stock.textContent.trim() + ".");
+    if (stock) {
+      const count = parseInt(stock.textContent, 10);
+      parts.push(interpolate(ngettext("En el mazo quedan %(count)s.", "En el mazo quedan %(count)s.", count),
+        { count: stock.textContent.trim() }));
+    }
     return parts.join(" ");
   },
   turns: function () {
     const board = document.getElementById("board");
     const players = board ? Array.from(board.querySelectorAll(".players li[data-name]")) : [];
-    if (!players.length) return "Todavía no hay nadie en la mesa.";
+    if (!players.length) return gettext("Todavía no hay nadie en la mesa.");
     const turn = players.find(function (p) { return p.classList.contains("is-turn"); });
     const parts = [];
-    if (turn) parts.push(turn.dataset.seat === me() ? "Te toca a ti." : "Le toca a " + turn.dataset.name + ".");
+    if (turn) {
+      parts.push(turn.dataset.seat === me() ? gettext("Te toca a ti.")
+        : interpolate(gettext("Le toca a %(name)s."), { name: turn.dataset.name }));
+    }
     players.forEach(function (p) {
-      const who = p.dataset.seat === me() ? "Tú" : p.dataset.name;
-      if (p.dataset.count === undefined) { parts.push(who + ": esperando."); return; }
+      const you = p.dataset.seat === me();
+      if (p.dataset.count === undefined) {
+        parts.push(you ? gettext("Tú: esperando.") : interpolate(gettext("%(name)s: esperando."), { name: p.dataset.name }));
+        return;
+      }
       const n = parseInt(p.dataset.count, 10);
-      parts.push(who + ": " + n + (n === 1 ? " carta, " : " cartas, ") + p.dataset.score + " puntos.");
+      const score = parseInt(p.dataset.score, 10);
+      // (the points are counted too: "1 punto" in a language that says so)
+      const points = interpolate(ngettext("%(score)s puntos", "%(score)s puntos", score), { score: p.dataset.score });
+      const args = { name: p.dataset.name, count: n, points: points };
+      parts.push(interpolate(you ? ngettext("Tú: %(count)s carta, %(points)s.", "Tú: %(count)s cartas, %(points)s.", n)
+        : ngettext("%(name)s: %(count)s carta, %(points)s.", "%(name)s: %(count)s cartas, %(points)s.", n), args));
     });
     return parts.join(" ");
   },
@@ -177,21 +216,34 @@ const answers = {
       lines = Array.from(document.querySelectorAll("#board .last-moves li")).reverse()
         .map(function (li) { return li.textContent.trim() + "."; });
     }
-    return lines.length ? "Últimas jugadas: " + lines.join(" ") : "Todavía no hay jugadas.";
+    return lines.length ? interpolate(gettext("Últimas jugadas: %(moves)s"), { moves: lines.join(" ") })
+      : gettext("Todavía no hay jugadas.");
   },
   score: function () {
     const board = document.getElementById("board");
-    if (!board || !board.dataset.target) return "Todavía no empezó la partida.";
+    if (!board || !board.dataset.target) return gettext("Todavía no empezó la partida.");
     const target = parseInt(board.dataset.target, 10);
     const penalty = board.dataset.scoring === "penalty";
-    const parts = ["Ronda " + board.dataset.round + ". Partida a " + target + " puntos" +
-      (penalty ? ": al llegar alguien, gana quien tenga menos." : ".")];
+    const round = { round: board.dataset.round, target: target };
+    const parts = [interpolate(penalty
+      ? gettext("Ronda %(round)s. Partida a %(target)s puntos: al llegar alguien, gana quien tenga menos.")
+      : gettext("Ronda %(round)s. Partida a %(target)s puntos."), round)];
     Array.from(board.querySelectorAll(".players li[data-score]")).forEach(function (p) {
-      const who = p.dataset.seat === me() ? "Tú" : p.dataset.name;
+      const you = p.dataset.seat === me();
       const score = parseInt(p.dataset.score, 10);
-      const faltan = p.dataset.seat === me() ? "te faltan " : "le faltan ";
-      parts.push(who + ": " + score + " puntos, " + (penalty ? "a " : faltan) + Math.max(target - score, 0) +
-        (penalty ? " de " + target + "." : "."));
+      const args = { name: p.dataset.name, score: score, left: Math.max(target - score, 0), target: target };
+      let said;
+      if (penalty && you) {
+        said = ngettext("Tú: %(score)s puntos, a %(left)s de %(target)s.", "Tú: %(score)s puntos, a %(left)s de %(target)s.", score);
+      } else if (penalty) {
+        said = ngettext("%(name)s: %(score)s puntos, a %(left)s de %(target)s.",
+          "%(name)s: %(score)s puntos, a %(left)s de %(target)s.", score);
+      } else if (you) {
+        said = ngettext("Tú: %(score)s puntos, te faltan %(left)s.", "Tú: %(score)s puntos, te faltan %(left)s.", score);
+      } else {
+        said = ngettext("%(name)s: %(score)s puntos, le faltan %(left)s.", "%(name)s: %(score)s puntos, le faltan %(left)s.", score);
+      }
+      parts.push(interpolate(said, args));
     });
     return parts.join(" ");
   },

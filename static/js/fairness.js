@@ -2,6 +2,8 @@
 // revealed text alone it computes the SHA-256 (it must be the commitment shown at the deal),
 // deals the deck as the table does (it must give the hands played) and orders each
 // reshuffled pile by SHA-256 of "salt:n:card" (it must give the stock the round used).
+import { gettext, interpolate } from "./helpers.js";
+
 const REVEAL = /^ocholoco-reparto-1 sal=([0-9a-f]{32}) mazo=([0-9A-Z,]+)$/;
 
 async function sha256(text) {
@@ -21,29 +23,31 @@ function labels(cards) {  // "10H", "10H#2" for a second copy: the engine's copy
 async function check(data, reveal) {
   const results = [];
   const match = REVEAL.exec(reveal);
-  if (!match) return [[false, "El texto revelado no tiene la forma esperada."]];
+  if (!match) return [[false, gettext("El texto revelado no tiene la forma esperada.")]];
   const salt = match[1];
   const deck = match[2].split(",");
   const hash = await sha256(reveal);
+  const print = { hash: hash.slice(0, 8) };
   results.push(hash === data.commitment
-    ? [true, "La huella del texto revelado es la que se mostró al repartir: " + hash.slice(0, 8) + "…"]
-    : [false, "La huella del texto revelado (" + hash.slice(0, 8) + "…) NO es la que se mostró al repartir."]);
+    ? [true, interpolate(gettext("La huella del texto revelado es la que se mostró al repartir: %(hash)s…"), print)]
+    : [false, interpolate(gettext("La huella del texto revelado (%(hash)s…) NO es la que se mostró al repartir."), print)]);
   const hands = data.hands.map(function () { return []; });
   for (let i = 0; i < data.hand_size * data.players; i++) {
     hands[(data.dealer + 1 + i) % data.players].push(deck[i]);
   }
   const dealt = hands.every(function (hand, p) { return same(hand.slice().sort(), data.hands[p].slice().sort()); });
-  results.push(dealt ? [true, "Repartido ese mazo, salen exactamente las manos que se jugaron."]
-    : [false, "Repartido ese mazo, NO salen las manos que se jugaron."]);
+  results.push(dealt ? [true, gettext("Repartido ese mazo, salen exactamente las manos que se jugaron.")]
+    : [false, gettext("Repartido ese mazo, NO salen las manos que se jugaron.")]);
   for (const r of data.reshuffles) {
     const names = labels(r.pile);
     const keys = await Promise.all(names.map(function (l) { return sha256(salt + ":" + r.number + ":" + l); }));
     const order = r.pile.map(function (c, i) { return [keys[i], c]; })
       .sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; })
       .map(function (pair) { return pair[1]; });
+    const reshuffle = { number: r.number };
     results.push(same(order, r.order)
-      ? [true, "Rebarajada " + r.number + ": el orden del mazo nuevo sale de la sal."]
-      : [false, "Rebarajada " + r.number + ": el orden del mazo nuevo NO sale de la sal."]);
+      ? [true, interpolate(gettext("Rebarajada %(number)s: el orden del mazo nuevo sale de la sal."), reshuffle)]
+      : [false, interpolate(gettext("Rebarajada %(number)s: el orden del mazo nuevo NO sale de la sal."), reshuffle)]);
   }
   return results;
 }
@@ -68,7 +72,7 @@ document.addEventListener("click", function (event) {
     list.appendChild(item);
   };
   if (!(window.crypto && crypto.subtle)) {
-    say(false, "Este navegador no puede calcular SHA-256 en esta página (hace falta una conexión segura): usa el comando de la terminal.");
+    say(false, gettext("Este navegador no puede calcular SHA-256 en esta página (hace falta una conexión segura): usa el comando de la terminal."));
     return;
   }
   const data = JSON.parse(document.getElementById("fairness-data").textContent);

@@ -2,7 +2,7 @@
 // stock, and sounds are synthesized with Web Audio (no files); what a screen reader says is
 // ear.js's. It only reads the fragments the server sent; it changes nothing. moves.js makes
 // its guessed moves sound and travel with the same play() and travel().
-import { reduceMotion, toast, versionOf } from "./helpers.js";
+import { gettext, reduceMotion, toast, versionOf } from "./helpers.js";
 
 const SOUND_KEY = "ocholoco-sound";
 
@@ -65,13 +65,13 @@ export function play(name) {
 function showSoundState() {
   document.querySelectorAll("[data-sound-toggle]").forEach(function (button) {
     button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
-    button.textContent = soundOn() ? "Sonido: sí (M)" : "Sonido: no (M)";
+    button.textContent = soundOn() ? gettext("Sonido: sí (M)") : gettext("Sonido: no (M)");
   });
 }
 export function toggleSound() {
   localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
   showSoundState();
-  toast(soundOn() ? "Sonido encendido" : "Sonido apagado");
+  toast(soundOn() ? gettext("Sonido encendido") : gettext("Sonido apagado"));
 }
 
 // --- Motion -------------------------------------------------------------------------

@@ -1,6 +1,26 @@
 // Ocho Loco: what several of the page's modules need, written once. Nothing here runs by
 // itself: no listener, no timer; each function acts when a module calls it.
 
+// --- Words -----------------------------------------------------------------------------
+// The scripts' words in the reader's language: Django's JavaScript catalog (the djangojs
+// domain, served at /jsi18n/<language>/ by config/i18n.py and loaded by base.html before the
+// modules) defines the globals gettext, ngettext and interpolate. The modules import these
+// instead (the same names, so that makemessages finds their texts); without the catalog
+// (it failed to load) each says the Spanish source, as the catalog of Spanish does. Texts
+// are whole sentences with named placeholders: interpolate(gettext("Le toca a %(name)s."),
+// { name: name }).
+export function gettext(text) {
+  return typeof window.gettext === "function" ? window.gettext(text) : text;
+}
+export function ngettext(singular, plural, count) {
+  return typeof window.ngettext === "function" ? window.ngettext(singular, plural, count)
+    : (count === 1 ? singular : plural);
+}
+export function interpolate(format, values) {
+  if (typeof window.interpolate === "function") return window.interpolate(format, values, true);
+  return format.replace(/%\(\w+\)s/g, function (match) { return String(values[match.slice(2, -2)]); });
+}
+
 // A player who asked for less motion gets the end of every animation at once.
 export const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 

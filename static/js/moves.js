@@ -9,13 +9,13 @@
 // server applied it. One move at a time: a tap while one is on its way is refused with a word.
 // No move is offered while the socket is down (static/js/socket.js).
 import { play, travel } from "./feel.js";
-import { isMove, reduceMotion, toast, versionOf } from "./helpers.js";
+import { gettext, isMove, reduceMotion, toast, versionOf } from "./helpers.js";
 import { socketDown } from "./socket.js";
 
 const FLIGHT = 300; // ms: a card's trip to the pile or from the stock
 const BACK = 220; // ms: a refused card's trip back to its place
-const WAIT = "Tu jugada va en camino: espera un momento.";
-const OFFLINE = "Sin conexión con la mesa: espera a que vuelva para jugar.";
+const WAIT = gettext("Tu jugada va en camino: espera un momento.");
+const OFFLINE = gettext("Sin conexión con la mesa: espera a que vuelva para jugar.");
 
 let pending = null; // the move on its way, and everything its guess changed
 

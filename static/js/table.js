@@ -1,6 +1,6 @@
 // Ocho Loco: the table page's small behaviours. The server decides everything; this file only
 // keeps older fragments from replacing newer ones and makes the hand pleasant to use.
-import { openMenu, playCard, toast, versionOf } from "./helpers.js";
+import { gettext, interpolate, openMenu, playCard, toast, versionOf } from "./helpers.js";
 
 // A fragment carries the table version it shows; never swap an older one over a newer one,
 // nor the same state again (the socket's greeting repeats what the page already shows, and
@@ -39,7 +39,7 @@ document.addEventListener("click", function (event) {
     if (!card.hasAttribute("data-playable")) {
       event.preventDefault();
       const why = card.getAttribute("data-why");
-      toast(why || "Espera tu turno.");
+      toast(why || gettext("Espera tu turno."));
       return;
     }
     if (!card.classList.contains("selected")) {
@@ -59,7 +59,7 @@ document.addEventListener("click", function (event) {
   }
   if (event.target.closest("[data-stock]")) {
     const draw = document.querySelector("[data-draw]");
-    if (draw) draw.click(); else toast("Ahora no puedes robar.");
+    if (draw) draw.click(); else toast(gettext("Ahora no puedes robar."));
     return;
   }
   const copy = event.target.closest("[data-copy]");
@@ -67,7 +67,7 @@ document.addEventListener("click", function (event) {
     const input = document.querySelector(copy.getAttribute("data-copy"));
     if (!input) return;
     input.select();
-    const done = function () { toast("¡Enlace copiado!"); };
+    const done = function () { toast(gettext("¡Enlace copiado!")); };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand("copy"); done(); });
     } else {
@@ -124,7 +124,8 @@ function showClocks() {
   document.querySelectorAll(".clock[data-deadline]").forEach(function (el) {
     const left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
     const h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), sec = left % 60;
-    el.textContent = "· quedan " + (h ? h + " h " + m + " min" : m + ":" + String(sec).padStart(2, "0"));
+    el.textContent = h ? interpolate(gettext("· quedan %(hours)s h %(minutes)s min"), { hours: h, minutes: m })
+      : interpolate(gettext("· quedan %(time)s"), { time: m + ":" + String(sec).padStart(2, "0") });
   });
 }
 setInterval(showClocks, 1000);

@@ -4,7 +4,7 @@ public log of the round in course."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.utils.translation import ngettext
@@ -107,6 +107,22 @@ def _event_text(event: TableEvent, seats: dict[int, Seat], you: int | None) -> s
     return None
 
 
+def _names(table: Table, seats: dict[int, Seat]) -> Callable[[int], str]:
+    """The name of an engine's player at the table: "Alguien" for one this match has not."""
+
+    def name_of(player: int) -> str:
+        seat = seats.get(table.seat_in_match(player))
+        return seat.name if seat else "Alguien"
+
+    return name_of
+
+
+def _mover(table: Table, event: TableEvent) -> int:
+    """The engine's player who made a logged move (the first, for a seat not in the match)."""
+    player = table.player_of_seat(event.seat)
+    return 0 if player is None else player
+
+
 def _move_events(event: TableEvent, player: int) -> list[ocholoco.Event]:
     """The public events a logged move caused (a penalty's count, a skip, the last card...).
     A move logged before moves kept them is told as the move alone."""
@@ -122,12 +138,7 @@ def away_summary(table: Table, since_version: int, limit: int = 12) -> list[str]
     """'Mientras no estabas': what happened at the table after `since_version`, from its log,
     one sentence each. Consecutive draws by one player read as one ("Ana robó 3 cartas")."""
     seats = {s.number: s for s in table.seats.all()}
-    order = table.match_seats
-
-    def name_of(player: int) -> str:
-        seat = seats.get(order[player]) if player < len(order) else None
-        return seat.name if seat else "Alguien"
-
+    name_of = _names(table, seats)
     lines: list[str] = []
     drawing: list[int] = []  # [player, count] of the draws in course
 
@@ -144,8 +155,7 @@ def away_summary(table: Table, since_version: int, limit: int = 12) -> list[str]
                 flush()
                 lines.append(text.rstrip("."))
             continue
-        player = order.index(event.seat) if event.seat in order else 0
-        for told in _move_events(event, player):
+        for told in _move_events(event, _mover(table, event)):
             if told.kind == "draw":
                 if drawing and drawing[0] == told.player:
                     drawing[1] += 1
@@ -165,9 +175,8 @@ def round_log(snapshot: TableSnapshot) -> list[str]:
     """Every public event of the round in course (or just ended), oldest first."""
     if snapshot.round is None:
         return []
-    seats, order = snapshot.seats, snapshot.table.match_seats
     return [
-        wording.event_sentence(event, lambda player: seats[order[player]].name)
+        wording.event_sentence(event, lambda player: snapshot.seat_of_player(player).name)
         for event in snapshot.round.history
     ]
 
@@ -195,13 +204,9 @@ def log_lines(
     increasing within the table), `version`, `seat` (whose line it is, or None), `text` (as
     everyone hears it) and `you` (as that seat hears it, or "")."""
     seats, table = snapshot.seats, snapshot.table
-    order = table.match_seats
+    players = len(table.seats_in_play())
     rules = snapshot.match.rules if snapshot.match is not None else None
-
-    def name_of(player: int) -> str:
-        seat = seats.get(order[player]) if player < len(order) else None
-        return seat.name if seat else "Alguien"
-
+    name_of = _names(table, seats)
     lines: list[dict[str, Any]] = []
     events = list(events)
     # The round in course is the one the last "round_started" of these events started.
@@ -219,13 +224,12 @@ def log_lines(
 
     for event in events:
         if event.kind == "move":
-            player = order.index(event.seat) if event.seat in order else 0
-            for told in _move_events(event, player):
-                seat = order[told.player] if told.player < len(order) else None
+            for told in _move_events(event, _mover(table, event)):
+                seat = table.seat_in_match(told.player)
                 reverses = (
                     told.kind == "play"
                     and rules is not None
-                    and rules.reverses(told.card.rank, len(order))
+                    and rules.reverses(told.card.rank, players)
                 )
                 text = wording.event_sentence(told, name_of, reverses=reverses)
                 you = wording.event_sentence(told, name_of, told.player, reverses=reverses)

@@ -151,7 +151,7 @@ def round_summary(snapshot: TableSnapshot) -> dict[str, Any] | None:
     hands = ocholoco.revealed_hands(state)
     penalty = match.rules.scoring == "penalty"
     rows = []
-    for player, number in enumerate(table.match_seats):
+    for player, number in enumerate(table.seats_in_play()):
         hand = cards_info(hands[player])
         rows.append(
             {

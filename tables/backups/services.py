@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -31,7 +32,7 @@ from tables.backups.folder import (
     leftovers_remove,
     manifest_read,
 )
-from tables.models import Presence, Table
+from tables.models import Presence
 
 
 def sha256_of(path: Path) -> str:
@@ -182,10 +183,13 @@ class Restored:
     clocks: int  # tables whose turn clock was given back
 
 
-def backup_restore(*, restorable: Kept) -> Restored:
+def backup_restore(
+    *, restorable: Kept, turn_clocks_shift: Callable[..., int]
+) -> Restored:
     """Put `restorable` in place of the database: the site stopped; what it replaces kept as a
     backup ("replaced") first; then the migrations this code has and the backup lacks; then
-    every turn clock given back the time since the backup (`turn_clocks_shift`). A copy that
+    the time since the backup given back (`downtime_shift`, with the turn clock's own
+    `turn_clocks_shift`, handed in: `tables.state.turn_clock.turn_clocks_shift`). A copy that
     fails to load is undone by loading the replaced one back. On SQLite a process of the site
     that starts meanwhile waits until it is done."""
     engine = engine_current()
@@ -201,21 +205,20 @@ def backup_restore(*, restorable: Kept) -> Restored:
         connection.close()
         call_command("migrate", interactive=False, verbosity=0)
         shifted_by = max(timedelta(0), timezone.now() - restorable.taken_at)
-        clocks = turn_clocks_shift(by=shifted_by)
+        clocks = downtime_shift(by=shifted_by, turn_clocks_shift=turn_clocks_shift)
     return Restored(replaced=replaced, shifted_by=shifted_by, clocks=clocks)
 
 
-def turn_clocks_shift(*, by: timedelta) -> int:
-    """The site was down for `by`: every turn's deadline, and every task waiting for a time
-    (a robot's turn, a person's time running out), moves that much later, so the downtime times
+def downtime_shift(*, by: timedelta, turn_clocks_shift: Callable[..., int]) -> int:
+    """The site was down for `by`: every turn's deadline (`turn_clocks_shift`, the turn clock's:
+    the backups read only the models, so it is handed in), and every task waiting for a time
+    (a robot's turn, a person's time running out), move that much later, so the downtime times
     no one out and no robot takes a seat for it. No page is open on a stopped site: the
     presence rows go. Not a table change (no version, no event, nothing to push: the site is
     stopped and the tables are as they were), hence not through `tables.changes`. Returns how
     many tables had a clock running."""
     with transaction.atomic():
-        clocks = Table.objects.filter(turn_deadline__isnull=False).update(
-            turn_deadline=F("turn_deadline") + by
-        )
+        clocks = turn_clocks_shift(by=by)
         # A task queued with no time to wait for has django-tasks-db's "date max" there.
         DBTaskResult.objects.filter(status="READY").exclude(run_after=get_date_max()).update(
             run_after=F("run_after") + by

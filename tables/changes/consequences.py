@@ -2,13 +2,14 @@
 
 `changing` calls it once per change, inside the change's transaction and under the table's lock,
 with the table as the change left it. Inside the transaction: the "te toca" alert, then the
-recorders (`tables.plug`); after the commit: each audience's frame rendered once, with the frame
-parts, and one frame sent to every viewer.
+recorders (`tables.plug`); after the commit: each audience's frame rendered once in each language
+the table's pages read, with the frame parts, and one frame sent to every viewer.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import translation
 
 from tables import plug
 from tables.live import broadcast, turn_alerts
@@ -28,5 +29,7 @@ def table_changed(change: AppliedChange) -> None:
 
 
 def _publish(change: AppliedChange) -> None:
-    extra = plug.frame_parts_html(change)
-    broadcast.table_publish(change.snapshot, extra_html=extra)
+    for language in change.table.languages_read():  # each language its pages read
+        with translation.override(language):
+            extra = plug.frame_parts_html(change)
+        broadcast.table_publish(change.snapshot, language, extra_html=extra)

@@ -31,7 +31,7 @@ from tables.changes.unit_of_work import (
 from tables.live.broadcast import table_revoke_watchers
 from tables.metrics import ILLEGAL, MOVES_BY_PERSON, MOVES_BY_ROBOT, NOT_YOUR_TURN
 from tables.models import Seat, Table, TableEvent, TableRound, hash_secret, new_table_code
-from tables.state import clock
+from tables.state import clock, turn_clock
 from tables.state.decoded import MATCH, ROUND, decoded_keep
 from tables.state.lookup import tables_archived_expired
 from tables.state.refusal import TableError
@@ -83,10 +83,12 @@ def table_open(
     host_name: str,
     turn_limit: int = 0,
     custom_rules: dict[str, Any] | None = None,
+    language: str = "",
 ) -> tuple[Table, str]:
     """ABRIR MESA: a new table with its host in seat 0. Returns the table and the seat secret.
 
     `rules_key` names a preset; with `custom_rules` (house rules) it is the custom set's key.
+    `language`: the host's, the first its pages are read in (none: the site's default).
     """
     rules = house_rules(custom_rules) if custom_rules is not None else _rules(rules_key)
     name = clean_name(host_name)
@@ -95,6 +97,7 @@ def table_open(
     with transaction.atomic():
         table = Table.objects.create(
             rules_key=rules.key, host_seat=0, version=1, turn_limit=turn_limit,
+            languages=[language] if language else [],
             rules_custom=ocholoco.rules_to_json(rules) if custom_rules is not None else None,
         )
         Seat.objects.create(table=table, number=0, name=name, secret_hash=secret_hash)
@@ -212,7 +215,7 @@ def _round_record(change: Change, match: ocholoco.Match, deal: ocholoco.Deal) ->
     table.deal_commitment = deal.commitment
     TableRound.objects.create(
         table=table, match_number=last + 1 if match.round_number == 1 else max(last, 1),
-        number=match.round_number, seats=list(table.match_seats), dealer=match.dealer,
+        number=match.round_number, seats=table.seats_in_play(), dealer=match.dealer,
         reveal=deal.reveal, commitment=table.deal_commitment, start_version=table.version,
     )
 
@@ -354,18 +357,17 @@ def turn_play_for(
     """
     try:
         with changing(table_id) as change:
-            table = change.table
-            if table.version != version or table.status != Table.Status.PLAYING:
+            if change.table.version != version:
                 return False
-            seat = change.seats[table.seat_of_player(change.round.turn)]
+            end = turn_clock.turn_end(change)
+            then = turn_clock.Then.PLAYED_FOR if timeout else turn_clock.Then.ROBOT_MOVES
+            if end is None or end.then != then:
+                return False
+            if timeout and end.due_in > 0:
+                return False  # the person's time has not run out (it was given back)
+            seat = end.seat
             if timeout:
-                if seat.plays_as_robot or not table.turn_deadline:
-                    return False
-                if clock.now() < table.turn_deadline:
-                    return False
                 change.log("timeout", seat.number, name=seat.name)
-            elif not seat.plays_as_robot:
-                return False
             for move in moves:
                 if timeout:
                     _apply(change, seat, move, by="timeout")
@@ -373,9 +375,7 @@ def turn_play_for(
                     _apply(change, seat, move, robot=True)
             _game_keep(change)
             if timeout:
-                seat.timeouts_in_row += 1
-                if seat.timeouts_in_row >= 3:
-                    seat.away = True
+                if turn_clock.timeout_count(seat):
                     change.log("away", seat.number, name=seat.name)
                 seat.save()
     except TableError:
@@ -387,10 +387,10 @@ def turn_play_for(
 def round_deal_for_robots(*, table_id: int, version: int) -> bool:
     """Robots play on: at a table where only robots are left, deal the round that follows."""
     with changing(table_id) as change:
-        table = change.table
-        if table.version != version or table.status != Table.Status.ROUND_OVER:
+        if change.table.version != version:
             return False
-        if not all(change.seats[n].plays_as_robot for n in table.match_seats):
+        end = turn_clock.turn_end(change)
+        if end is None or end.then != turn_clock.Then.ROBOTS_DEAL:
             return False
         _deal(change, change.match)
     return True
@@ -413,11 +413,8 @@ def table_set_turn_limit(*, table_id: int, secret: str | None, seconds: int) -> 
     seconds = _turn_limit(seconds)
     with changing(table_id) as change:
         acting_host(change, secret)
-        if change.table.turn_limit == seconds:
-            return
-        change.table.turn_limit = seconds
-        change.table.turn_deadline = None  # recomputed for the turn in course
-        change.log("turn_limit", None, seconds=seconds)
+        if turn_clock.turn_limit_set(change.table, seconds):
+            change.log("turn_limit", None, seconds=seconds)
 
 
 def tables_archive_stale() -> int:
@@ -430,8 +427,7 @@ def tables_archive_stale() -> int:
     for table_id in stale.values_list("pk", flat=True):
         try:
             with changing(table_id) as change:
-                change.table.status = Table.Status.ARCHIVED
-                change.table.turn_deadline = None
+                change.table.status = Table.Status.ARCHIVED  # its turn's clock stops
                 change.log("archived", None)
         except TableError:
             continue

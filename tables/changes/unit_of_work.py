@@ -14,7 +14,6 @@ import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 from django.db import DatabaseError, connection, transaction
@@ -25,7 +24,7 @@ import ocholoco
 from tables.changes.consequences import table_changed
 from tables.metrics import STALE_VERSION
 from tables.models import Seat, Table, TableEvent
-from tables.state import clock
+from tables.state import turn_clock
 from tables.state.refusal import TableError
 from tables.state.seat_secrets import seat_by_secret
 from tables.state.snapshot import AppliedChange, TableSnapshot
@@ -51,7 +50,7 @@ class Change:
         self.events.append((kind, seat, data))
 
     def turn_key(self) -> tuple[str, int | None]:
-        """Whose turn it is, as far as the turn limit is concerned (status, seat to move)."""
+        """Whose turn it is (status, seat to move): a change that alters it passes the turn."""
         table = self.table
         if table.status != Table.Status.PLAYING or self.round is None:
             return (table.status, None)
@@ -82,8 +81,7 @@ def changing(table_id: int) -> Iterator[Change]:
         if not change.events:
             return
         turn_after = change.turn_key()
-        if turn_after != turn_before or not table.turn_deadline:
-            _set_turn_deadline(change)
+        turn_clock.deadline_update(change, turn_passed=turn_after != turn_before)
         table.version += 1
         _save_changed(table, before)
         # One INSERT per event, which gives each its id on any database: a change logs one (a
@@ -161,18 +159,6 @@ def _save_changed(table: Table, before: dict[str, Any]) -> None:
 @functools.cache
 def _table_field(name: str) -> Field:
     return Table._meta.get_field(name)
-
-
-def _set_turn_deadline(change: Change) -> None:
-    """A new turn for a person starts their time; robots and other states have none."""
-    table = change.table
-    _, number = change.turn_key()
-    person = number is not None and not change.seats[number].plays_as_robot
-    table.turn_deadline = (
-        clock.now() + timedelta(seconds=table.turn_limit)
-        if person and table.turn_limit
-        else None
-    )
 
 
 def clean_name(name: str) -> str:

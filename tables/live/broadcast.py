@@ -20,13 +20,15 @@ logger = logging.getLogger(__name__)
 FRAGMENT_EVENT = "table.fragment"
 
 
-def table_publish(snapshot: TableSnapshot, extra_html: str = "") -> Frames:
-    """After a change committed: render each audience's frame once and send one per viewer."""
-    frames = frames_render(snapshot, extra_html)
+def table_publish(snapshot: TableSnapshot, language: str, extra_html: str = "") -> Frames:
+    """After a change committed: render each audience's frame in `language` once and send one
+    to every viewer reading it (`extra_html`: frame parts in that language)."""
+    frames = frames_render(snapshot, language, extra_html)
     table = snapshot.table
     messages = [
         (
-            table.watchers_group_name if audience == WATCHERS else table.seat_group_name(audience),
+            table.watchers_group_name_in(language) if audience == WATCHERS
+            else table.seat_group_name(audience, language),
             frames.board + panel + frames.extra,
         )
         for audience, panel in frames.panels.items()

@@ -83,7 +83,7 @@ async def _catch_up() -> None:
 
 async def _resend(page: OpenPage) -> None:
     version, html = await database_sync_to_async(viewer_html)(
-        page.table_id, page.seat_number
+        page.table_id, page.seat_number, page.language
     )
     page.version = max(page.version, version)
     await page.send(text_data=html)

@@ -16,6 +16,7 @@ class OpenPage(Protocol):
 
     table_id: int
     seat_number: int | None
+    language: str  # the language the page is read in
     version: int  # the newest version the page was sent
     awaited: int | None  # a newer version it was behind at the catch-up's last look
 

@@ -1,5 +1,6 @@
-"""What a page gets when its socket (re)connects: the whole current table for its audience
-(and what other apps add, as the chat's log), made in batches.
+"""What a page gets when its socket (re)connects: the whole current table for its audience in
+its language (and what other apps add, as the chat's log), made in batches. The first page in a
+language notes it on the table, so that every change is rendered in it from then on.
 
 Sockets that connect together (after a restart, every open page) are greeted together, a
 table at a time: each table read once, its frames and greeting parts made once per audience
@@ -16,10 +17,12 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import transaction
+from django.utils import translation
 from django.utils.html import format_html
 
 from tables.live.frames import WATCHERS, Frames, frames_of
-from tables.models import Seat, Table
+from tables.models import Table
 from tables.plug import greeting_parts_html
 from tables.state.lookup import table_by_code
 from tables.state.seat_secrets import proven_seat
@@ -43,6 +46,7 @@ class Greeting:
 class _Request:
     code: str
     session: MutableMapping[str, Any]
+    language: str
     answer: asyncio.Future
 
 
@@ -50,10 +54,13 @@ _pending: list[_Request] = []
 _draining: set[asyncio.AbstractEventLoop] = set()
 
 
-async def greet(code: str, session: MutableMapping[str, Any]) -> Greeting | None:
-    """The greeting of a socket at `code` with `session` (None: no table there)."""
+async def greet(
+    code: str, session: MutableMapping[str, Any], language: str
+) -> Greeting | None:
+    """The greeting of a socket at `code` with `session`, read in `language` (None: no table
+    there)."""
     loop = asyncio.get_running_loop()
-    request = _Request(code, session, loop.create_future())
+    request = _Request(code, session, language, loop.create_future())
     _pending.append(request)
     if loop not in _draining:
         _draining.add(loop)
@@ -102,26 +109,48 @@ def _answer(requests: list[_Request], greetings: list[Greeting | None] | Excepti
 
 def _greetings(code: str, requests: list[_Request]) -> list[Greeting | None]:
     """The greetings of the sockets at one table's `code`."""
-    found = _table(code)
-    if found is None:
+    table = table_by_code(code)
+    if table is None:
         return [None] * len(requests)
-    table, seats, frames = found
-    parts = greeting_parts_html(table) + release_html()
-    shown: dict[int, str] = {}  # audience -> what it is sent
+    new = {r.language for r in requests} - set(table.languages_read())
+    if new:
+        table = _languages_note(table, new)
+    seats = list(table.seats.all())
+    frames: dict[str, tuple[Frames, str]] = {}  # language -> its frames and greeting parts
+    shown: dict[tuple[str, int], str] = {}  # (language, audience) -> what it is sent
     greetings: list[Greeting | None] = []
     for request in requests:
+        language = request.language
+        if language not in frames:
+            with translation.override(language):
+                parts = greeting_parts_html(table) + release_html()
+            frames[language] = (frames_of(table, language), parts)
+        made, parts = frames[language]
         seat = proven_seat(request.session, table, seats)
         audience = WATCHERS if seat is None else seat.number
-        if audience not in shown:
-            shown[audience] = frames.page_html(audience) + parts
+        if (language, audience) not in shown:
+            shown[language, audience] = made.page_html(audience) + parts
         greetings.append(Greeting(
             table_id=table.pk, seat_number=None if seat is None else seat.number,
-            group_name=table.group_name,
-            audience_group=(table.watchers_group_name if seat is None
-                            else table.seat_group_name(seat.number)),
-            version=frames.version, html=shown[audience],
+            group_name=table.group_name_in(language),
+            audience_group=(table.watchers_group_name_in(language) if seat is None
+                            else table.seat_group_name(seat.number, language)),
+            version=made.version, html=shown[language, audience],
         ))
     return greetings
+
+
+def _languages_note(table: Table, new: set[str]) -> Table:
+    """Note `new` languages on the table (its changes are rendered in them from now on) and
+    read it again: a change that committed before the note, rendered without them, is in what
+    the greeting sends."""
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().only("languages").get(pk=table.pk)
+        noted = locked.languages_read()
+        Table.objects.filter(pk=table.pk).update(
+            languages=noted + sorted(new - set(noted))
+        )
+    return Table.objects.get(pk=table.pk)
 
 
 def release_html() -> str:
@@ -130,11 +159,3 @@ def release_html() -> str:
     return format_html(
         '<div id="release" hidden data-release="{}" hx-swap-oob="true"></div>', settings.RELEASE
     )
-
-
-def _table(code: str) -> tuple[Table, list[Seat], Frames] | None:
-    """The table at `code` as it is now, its seats and its frames, or None."""
-    table = table_by_code(code)
-    if table is None:
-        return None
-    return table, list(table.seats.all()), frames_of(table)

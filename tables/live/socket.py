@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.utils import translation
+from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from tables.live import catch_up, drain, pages
 from tables.live.broadcast import FRAGMENT_EVENT
@@ -25,10 +30,20 @@ from tables.metrics import SOCKETS_OPEN
 from tables.plug import greeting_parts_release
 from tables.state.lookup import table_by_code
 
-REVOKED_HTML = (
-    '<div id="notice" hx-swap-oob="true" class="notice" role="alert">'
-    "Este enlace de invitación ya no sirve: pide uno nuevo a quien abrió la mesa.</div>"
-)
+
+def revoked_html() -> str:
+    """The notice a page that came by a renewed invitation is left with."""
+    return format_html(
+        '<div id="notice" hx-swap-oob="true" class="notice" role="alert">{}</div>',
+        gettext("Este enlace de invitación ya no sirve: pide uno nuevo a quien abrió la mesa."),
+    )
+
+
+def page_language(scope: dict) -> str:
+    """The language the page is read in: its socket's `lang` (a page in the site's default
+    language names none), if the site offers it."""
+    asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+    return asked if asked in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 def _code_serves(table_id: int, code: str) -> bool:
@@ -51,6 +66,7 @@ class TablePage:
     def __init__(self, scope: dict, send: Any) -> None:
         self.scope, self.base_send = scope, send
         self.code = scope["url_route"]["kwargs"]["code"]
+        self.language = page_language(scope)
         self.layer = get_channel_layer()
         self.channel_name = ""
         self.groups: list[str] = []
@@ -96,7 +112,7 @@ class TablePage:
         # Accepted at once: the handshake never waits for the database (after a restart,
         # thousands of them did, and timed out); an unknown table is closed just after.
         await self.base_send({"type": "websocket.accept"})
-        greeting = await greet(self.code, self.scope["session"])
+        greeting = await greet(self.code, self.scope["session"], self.language)
         if greeting is None:
             await self.close(4404)
             return False
@@ -110,7 +126,7 @@ class TablePage:
         presence_joined(self.table_id, self.seat_number, self.channel_name)
         await self.send(text_data=greeting.html)
         # A change this process pushed while the greeting was made reached no group yet.
-        newer = frames_newer(self.table_id, self.version)
+        newer = frames_newer(self.table_id, self.version, self.language)
         if newer is not None:
             audience = WATCHERS if self.seat_number is None else self.seat_number
             await self.table_fragment({
@@ -163,6 +179,8 @@ class TablePage:
             return True
         self.page_close()  # nothing more is sent to it, not even by the catch-up
         await self.leave_groups()
-        await self.send(text_data=REVOKED_HTML)
+        with translation.override(self.language):
+            html = revoked_html()
+        await self.send(text_data=html)
         await self.close()
         return False

@@ -1,5 +1,5 @@
-"""Finding tables: the table a link leads to, a table still at a version, the tables waiting on
-a robot (and when), the tables a browser holds a seat at, the archived tables due to go."""
+"""Finding tables: the table a link leads to, a table still at a version, the tables a browser
+holds a seat at, the archived tables due to go; each table's seats read with the tables."""
 
 from __future__ import annotations
 
@@ -16,30 +16,6 @@ from tables.state import clock
 from tables.state.seat_secrets import seat_by_secret
 from tables.state.snapshot import TableSnapshot
 
-# Seconds a table with only robots left waits on a round's end before dealing the next.
-ROBOTS_NEXT_ROUND_DELAY = 5.0
-
-
-def turn_due_in(snapshot: TableSnapshot, robot_delay: float) -> float | None:
-    """Seconds until a robot has something to do at the table, or None: a robot's turn is due
-    after `robot_delay`; a person's turn when their time runs out; the next round at a table
-    where only robots are left after `ROBOTS_NEXT_ROUND_DELAY`."""
-    table = snapshot.table
-    if table.status == Table.Status.ROUND_OVER and all(
-        snapshot.seats[number].plays_as_robot for number in table.match_seats
-    ):
-        return ROBOTS_NEXT_ROUND_DELAY  # nobody is left to tap SIGUIENTE RONDA
-    if table.status != Table.Status.PLAYING or snapshot.round is None:
-        return None
-    seat = snapshot.seats.get(table.seat_of_player(snapshot.round.turn))
-    if seat is None:
-        return None
-    if seat.plays_as_robot:
-        return robot_delay
-    if table.turn_deadline is None:
-        return None
-    return max(0.0, (table.turn_deadline - clock.now()).total_seconds())
-
 
 def table_at(table_id: int, version: int) -> TableSnapshot | None:
     """The table as it is, if it is still at `version` (read without a lock)."""
@@ -47,19 +23,7 @@ def table_at(table_id: int, version: int) -> TableSnapshot | None:
     return None if table is None else TableSnapshot.load(table)
 
 
-def tables_awaiting_turn(robot_delay: float) -> list[tuple[int, int, float]]:
-    """(table id, version, seconds until due) of every table in play waiting on a robot:
-    a robot to move, a person with a turn limit, robots to deal on."""
-    pending = []
-    in_play = [Table.Status.PLAYING, Table.Status.ROUND_OVER]
-    for table in Table.objects.filter(status__in=in_play).prefetch_related(_seats_by_number()):
-        due = turn_due_in(TableSnapshot.load(table, table.seats_by_number), robot_delay)
-        if due is not None:
-            pending.append((table.pk, table.version, due))
-    return pending
-
-
-def _seats_by_number() -> Prefetch:
+def seats_prefetch() -> Prefetch:
     """Each table's seats, read with the tables (one query for all), as `table.seats_by_number`:
     by number only (`Seat.Meta.ordering` would join the tables to sort by table first)."""
     return Prefetch("seats", queryset=Seat.objects.order_by("number"), to_attr="seats_by_number")
@@ -74,7 +38,7 @@ def tables_of_browser(secrets_by_table: dict[str, str]) -> list[dict[str, Any]]:
         TableRound.objects.filter(table=OuterRef("pk")).order_by("-id").values("match_number")[:1]
     )
     tables = Table.objects.filter(pk__in=ids).annotate(matches=matches)
-    for table in tables.prefetch_related(_seats_by_number()):
+    for table in tables.prefetch_related(seats_prefetch()):
         snapshot = TableSnapshot.load(table, table.seats_by_number)
         secret = secrets_by_table[str(table.pk)]
         mine = seat_by_secret(snapshot.seats.values(), secret)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.views.decorators.http import require_GET, require_POST
 
 import ocholoco
@@ -131,6 +132,7 @@ def table_open(request: HttpRequest) -> HttpResponse:
             rules_key=rules_key, host_name=request.POST.get("name", ""),
             turn_limit=number_or_none(request.POST.get("turn_limit")) or 0,
             custom_rules=_house_options(request.POST) if rules_key == HOUSE else None,
+            language=translation.get_language(),
         )
     except TableError as refused:
         post_refused(refused.reason)

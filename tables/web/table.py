@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -46,6 +47,14 @@ def _page_url(request: HttpRequest, table: Table, code: str) -> str:
     return reverse("table", kwargs={"code": page_code(request.session, table, code)})
 
 
+def _socket_url(code: str) -> str:
+    """The page's socket, which gets the table's pushes in the page's language (a page in the
+    site's default language names none)."""
+    language = translation.get_language()
+    url = f"/ws/mesa/{code}/"
+    return url if language == settings.LANGUAGE_CODE else f"{url}?lang={language}"
+
+
 @require_GET
 @link_previews
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
@@ -64,6 +73,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         {
             "table": table,
             "code": code,
+            "socket_url": _socket_url(code),
             "decks": DECKS,
             "preview_cards": DECK_PREVIEW,
             "seat": seat,
@@ -102,7 +112,10 @@ def _answer(
         return HttpResponse(notice_fragment(error, error=True), status=409)
     # `table` was read before the change: frames newer than it are the change's (its
     # publication kept them); else (no change, or another process's) it is read again.
-    frames = frames_newer(table.pk, table.version) or frames_of(Table.objects.get(pk=table.pk))
+    language = translation.get_language()  # the request's (LocaleMiddleware)
+    frames = frames_newer(table.pk, table.version, language) or frames_of(
+        Table.objects.get(pk=table.pk), language
+    )
     html = frames.page_html(frames.audience_of(seat_secret(request.session, table)))
     return HttpResponse(html + notice_fragment(note, error=False))
 

@@ -113,8 +113,13 @@ async def test_an_empty_or_too_long_message_is_refused_and_nothing_is_posted(tex
 
 def test_a_message_of_exactly_300_characters_is_posted_whole():
     table, (ana,) = lobby("Ana")
-    assert say(ana, table, "ñ" * 300).status_code == 200
+    posted = say(ana, table, "ñ" * 300)
+    assert posted.status_code == 200
     assert ChatMessage.objects.get().text == "ñ" * 300
+    # The answer clears the error line: hidden and empty (it once said "None").
+    assert '<p id="chat-error" class="chat-error" role="alert" hidden hx-swap-oob="true"></p>' in (
+        posted.content.decode()
+    )
 
 
 def test_without_javascript_a_message_is_posted_and_the_browser_goes_back_to_the_chat():

@@ -55,7 +55,7 @@ def test_a_persons_move_counts_once_and_is_timed_from_its_post_to_its_push(game)
     assert beto.move(table, "5H").status_code == 200
 
     table.refresh_from_db()
-    assert frames_newer(table.pk, table.version - 1).version == table.version  # pushed
+    assert frames_newer(table.pk, table.version - 1, "es").version == table.version  # pushed
     assert sample("ocholoco_moves_applied_total", {"by": "person"}) == moves + 1
     assert sample("ocholoco_move_post_to_push_seconds_count") == timed + 1
     assert 0 < sample("ocholoco_move_post_to_push_seconds_sum") - total < 30

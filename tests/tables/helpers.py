@@ -205,7 +205,9 @@ def robot_play(*, table_id: int, version: int) -> bool:
 
 
 def queued_turns(table: Table) -> list[tuple[int, float]]:
-    """(version, seconds until due) of every robot task queued for `table`, oldest first."""
+    """(version, seconds it was queued to wait) of every robot task queued for `table`, oldest
+    first (counted from when it was queued: how long a busy machine took to look does not
+    count)."""
     from django_tasks_db.models import DBTaskResult
 
     from bots.tasks import robot_turn
@@ -215,7 +217,7 @@ def queued_turns(table: Table) -> list[tuple[int, float]]:
     for row in rows:
         kwargs = row.args_kwargs["kwargs"]
         if kwargs["table_id"] == table.pk:
-            turns.append((kwargs["version"], (row.run_after - clock.now()).total_seconds()))
+            turns.append((kwargs["version"], (row.run_after - row.enqueued_at).total_seconds()))
     return turns
 
 

@@ -23,10 +23,11 @@ import pytest
 from django_tasks_db.models import DBTaskResult, get_date_max
 
 from tables.backups.folder import FORMAT, backup_name, backups_prune
-from tables.backups.services import turn_clocks_shift
+from tables.backups.services import downtime_shift
 from tables.changes.workers import backup_schedule, backup_scheduled
 from tables.metrics import LastBackup
 from tables.models import Table
+from tables.state.turn_clock import turn_clocks_shift
 from tests.live import ROOT, free_port, fresh_database, server_env, server_processes
 from tests.tables.backup_cast import (
     ON_POSTGRES,
@@ -322,7 +323,7 @@ def test_turn_clocks_and_waiting_tasks_move_by_the_downtime_and_nothing_else(set
     timed = backup_scheduled.using(run_after=deadline).enqueue()
     at_once = backup_scheduled.enqueue()
 
-    assert turn_clocks_shift(by=timedelta(minutes=5)) == 1
+    assert downtime_shift(by=timedelta(minutes=5), turn_clocks_shift=turn_clocks_shift) == 1
 
     ticking.refresh_from_db(), still.refresh_from_db()
     assert ticking.turn_deadline == deadline + timedelta(minutes=5) and ticking.version == 7

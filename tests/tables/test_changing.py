@@ -15,7 +15,8 @@ from tables.changes import unit_of_work as changing_module
 from tables.changes.unit_of_work import changing
 from tables.models import Seat, Table, TableEvent
 from tables.state import clock
-from tables.state.lookup import table_ref_or_404, tables_awaiting_turn, tables_of_browser
+from tables.state.lookup import table_ref_or_404, tables_of_browser
+from tables.state.turn_clock import tables_awaiting_turn
 
 from .helpers import lobby, started
 
@@ -134,7 +135,7 @@ def test_tables_read_together_read_their_seats_together(django_assert_num_querie
     with django_assert_num_queries(2):  # the tables, then all their seats
         rows = tables_of_browser(secrets)
     with django_assert_num_queries(2):
-        tables_awaiting_turn(robot_delay=1.0)
+        tables_awaiting_turn()
 
     assert sorted([p["name"] for p in row["players"]] for row in rows) == [
         ["Ana", "Beto"], ["Caro", "Dani", "Eva"]

@@ -14,7 +14,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from tables.live.frames import viewer_html
-from tables.live.socket import REVOKED_HTML
+from tables.live.socket import revoked_html
 from tests.realtime import ARRIVES, application, connect, in_event_loop, next_message, received
 
 from .helpers import (
@@ -121,7 +121,7 @@ async def test_a_new_invitation_link_closes_the_spectators_sockets_and_keeps_the
 
     await sync_to_async(ana.act)(table, "enlace")
 
-    assert await next_message(spectator) == REVOKED_HTML
+    assert await next_message(spectator) == revoked_html()
     assert (await spectator.receive_output(timeout=ARRIVES))["type"] == "websocket.close"
     html = await received(player, 1)
     assert cards_shown(panel(html)) == set(BETO_HAND)
@@ -176,7 +176,7 @@ async def test_a_move_reaches_its_answer_its_push_its_greeting_and_a_catch_up_in
     pushed = await received(socket, 1)
     later = await connect(table, beto)
     greeted = await received(later, 1)
-    _, caught_up = await sync_to_async(viewer_html)(table.pk, 1)
+    _, caught_up = await sync_to_async(viewer_html)(table.pk, 1, "es")
 
     assert version_shown(pushed) == table.version + 1
     assert pushed.rstrip().endswith("</section>") and panel(pushed) and board(pushed)

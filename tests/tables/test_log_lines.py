@@ -30,7 +30,7 @@ def test_a_moves_board_carries_its_lines_said_to_the_mover_and_to_the_others(
     table.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):  # the frames, rendered at the commit
         beto.move(table, "5H", table.version)
-    pushed = frames_newer(table.pk, table.version).board  # what the pushes carry
+    pushed = frames_newer(table.pk, table.version, "es").board  # what the pushes carry
     ((_, _, seat, you, text),) = _lines(pushed)
     assert (seat, you, text) == ("1", "Jugaste el 5 de corazones.", "Beto jugó el 5 de corazones.")
 

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from chat.models import ChatMessage
-from tables.live.socket import REVOKED_HTML
+from tables.live.socket import revoked_html
 from tests.realtime import ARRIVES, connect, in_event_loop, next_message, received
 
 from .helpers import BETO_HAND, Person, cards_shown, lobby, panel
@@ -100,7 +100,7 @@ async def test_a_new_invitation_stops_the_watchers_who_came_by_the_old_one_only(
 
     await sync_to_async(renew)(ana, table)
 
-    assert await next_message(watcher) == REVOKED_HTML
+    assert await next_message(watcher) == revoked_html()
     assert (await watcher.receive_output(timeout=ARRIVES))["type"] == "websocket.close"
     html = await received(player, 1)  # one frame per viewer
     assert cards_shown(panel(html)) == set(BETO_HAND)

@@ -7,7 +7,9 @@ import pytest
 from bots import tasks
 from tables.changes.workers import worker_new
 from tables.models import Table, TableEvent
-from tables.state.lookup import table_at, tables_awaiting_turn, turn_due_in
+from tables.state import clock
+from tables.state.lookup import table_at
+from tables.state.turn_clock import ROBOTS_NEXT_ROUND_DELAY, Then, tables_awaiting_turn, turn_end
 
 from .helpers import (
     ANA_HAND,
@@ -86,17 +88,22 @@ def test_robots_play_a_round_to_its_end_among_themselves():
     assert round_of(table).finished
 
 
-def test_a_robot_turn_is_due_only_at_the_current_version_with_a_robot_to_move(with_robot):
+def test_a_robot_turn_is_due_only_at_the_current_version_with_a_robot_to_move(
+    with_robot, settings
+):
+    settings.ROBOT_DELAY = 0.5
     table, _ = with_robot
-    assert turn_due_in(table_at(table.pk, table.version), robot_delay=0.5) == 0.5
+    end = turn_end(table_at(table.pk, table.version))
+    assert (end.then, end.due_in, end.seat.number) == (Then.ROBOT_MOVES, 0.5, 1)
     assert table_at(table.pk, table.version - 1) is None
 
     set_round(table, position("clasico", [["5S", "KD"], ["5H", "6H"]], "9S", stock=("2C",)))
     table.refresh_from_db()
-    assert turn_due_in(table_at(table.pk, table.version), robot_delay=0.5) is None
+    assert turn_end(table_at(table.pk, table.version)) is None
 
 
-def test_at_start_every_table_waiting_for_a_robot_is_found_and_no_other(with_robot):
+def test_at_start_every_table_waiting_for_a_robot_is_found_and_no_other(with_robot, settings):
+    settings.ROBOT_DELAY = 0.5
     waiting, _ = with_robot
     started("Caro", "Dani")  # a person to move, without a turn limit
     lobby("Eva", robots=1)  # not started
@@ -105,7 +112,8 @@ def test_at_start_every_table_waiting_for_a_robot_is_found_and_no_other(with_rob
     hugo.act(abandoned, "abandonar")  # ...and a robot plays his seat now
     abandoned.refresh_from_db()
 
-    assert sorted(tables_awaiting_turn(0.5)) == sorted(
+    found = [(t, v, end.due_in) for t, v, end in tables_awaiting_turn()]
+    assert sorted(found) == sorted(
         [(waiting.pk, waiting.version, 0.5), (abandoned.pk, abandoned.version, 0.5)]
     )
 
@@ -115,10 +123,10 @@ def test_a_change_that_leaves_a_robot_to_move_queues_its_turn_with_the_change(se
     ana.act(table, "empezar")
     table.refresh_from_db()
     assert round_of(table).turn == 1  # in "clasico" the player after the dealer starts
-    [(version, due_in)] = queued_turns(table)
+    [(version, wait)] = queued_turns(table)
     assert version == table.version
     # Paced so that people can follow it.
-    assert settings.ROBOT_DELAY - 1 < due_in <= settings.ROBOT_DELAY
+    assert settings.ROBOT_DELAY - 1 < wait <= settings.ROBOT_DELAY
 
 
 def test_a_refused_change_queues_nothing(with_robot):
@@ -155,8 +163,8 @@ def test_a_worker_plays_the_queued_turns_and_survives_a_failing_one(monkeypatch,
         return original(table_id, version)
 
     monkeypatch.setattr(tasks, "table_at", table_at)
-    tasks.robot_turn_enqueue(broken.pk, broken.version, 0)
-    tasks.robot_turn_enqueue(table.pk, table.version, 0)
+    tasks.robot_turn_enqueue(broken.pk, broken.version, clock.now())
+    tasks.robot_turn_enqueue(table.pk, table.version, clock.now())
     version = table.version
     worker = worker_new()
     worker.batch = True  # stop once the queue has nothing ready
@@ -174,8 +182,6 @@ def test_a_late_robot_thinks_less_but_never_less_than_its_shortest_time():
 
 
 def test_a_table_where_only_robots_are_left_deals_the_next_round_by_itself():
-    from tables.state.lookup import ROBOTS_NEXT_ROUND_DELAY
-
     table, (ana,) = started("Ana", robots=1)
     assert ana.act(table, "abandonar").status_code == 200
     # The robot in seat 1 goes out with its last card; 13 points do not end the match.
@@ -184,8 +190,8 @@ def test_a_table_where_only_robots_are_left_deals_the_next_round_by_itself():
     assert robot_play(table_id=table.pk, version=table.version)
     table.refresh_from_db()
     assert table.status == Table.Status.ROUND_OVER
-    due = turn_due_in(table_at(table.pk, table.version), robot_delay=1)
-    assert due == ROBOTS_NEXT_ROUND_DELAY
+    end = turn_end(table_at(table.pk, table.version))
+    assert (end.then, end.due_in) == (Then.ROBOTS_DEAL, ROBOTS_NEXT_ROUND_DELAY)
     assert robot_play(table_id=table.pk, version=table.version)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING

@@ -9,7 +9,8 @@ import pytest
 from tables.changes import services
 from tables.models import Seat, Table, TableEvent
 from tables.state import clock
-from tables.state.lookup import table_at, tables_awaiting_turn, turn_due_in
+from tables.state.lookup import table_at
+from tables.state.turn_clock import Then, tables_awaiting_turn, turn_end
 
 from .helpers import Person, robot_play, round_of
 
@@ -50,7 +51,8 @@ def test_a_person_to_move_gets_the_tables_turn_limit_as_deadline(now):
     table, _, _ = _limited_table(now)
     assert table.turn_limit == 60
     assert table.turn_deadline == now.value + timedelta(seconds=60)
-    assert turn_due_in(table_at(table.pk, table.version), robot_delay=1) == 60
+    end = turn_end(table_at(table.pk, table.version))
+    assert (end.then, end.due_in, end.seat.number) == (Then.PLAYED_FOR, 60, 1)
 
 
 def test_before_the_deadline_nothing_is_played_for_the_absent_person(now):
@@ -122,7 +124,7 @@ def test_a_move_of_their_own_resets_the_count_of_turns_run_out(now):
 def test_deadlines_are_kept_in_the_database_and_found_again_after_a_restart(now):
     table, _, _ = _limited_table(now)
     now.advance(20)
-    pending = {t: (v, due) for t, v, due in tables_awaiting_turn(robot_delay=1)}
+    pending = {t: (v, end.due_in) for t, v, end in tables_awaiting_turn()}
     assert pending[table.pk] == (table.version, 40)
 
 

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tables.backups.folder import BackupError
 from tables.backups.services import backup_check, backup_restore, site_running_check
+from tables.state.turn_clock import turn_clocks_shift
 
 
 class Command(BaseCommand):
@@ -42,7 +43,7 @@ class Command(BaseCommand):
             if answer.strip().lower() not in {"si", "sí"}:
                 raise CommandError("No se restauró nada.")
         try:
-            restored = backup_restore(restorable=restorable)
+            restored = backup_restore(restorable=restorable, turn_clocks_shift=turn_clocks_shift)
         except BackupError as error:
             raise CommandError(f"No se restauró: {error}") from error
         if restored.replaced is None:
