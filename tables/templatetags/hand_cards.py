@@ -5,7 +5,7 @@
 A hand's cards are most of a panel's rendering, and every move renders the board and a panel
 for each seat; yet a card's markup depends only on the card and what it can do now (playable,
 its move, why not), which repeat across moves, seats and tables. So each distinct card is
-rendered by the template once and kept.
+rendered by the template once and kept, for each language (the partials hold words).
 """
 
 from typing import Any
@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 
 register = template.Library()
 
-KEEP = 4096  # distinct cards kept: 54 cards × a few states each, for every deck and rule set
+KEEP = 4096  # distinct cards kept: 54 cards × a few states each, per deck, rule set and language
 _rendered: dict[tuple, SafeString] = {}
 
 

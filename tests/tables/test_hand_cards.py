@@ -2,7 +2,9 @@
 state and kept: what is kept must be exactly what the template renders for that state, never
 another state's markup."""
 
+import pytest
 from django.template.loader import render_to_string
+from django.utils import translation
 
 import ocholoco
 from tables.audiences.cards import card_info, suit_info
@@ -66,3 +68,19 @@ def test_a_face_up_card_is_a_dict_of_the_callers_own():
     again = card_info(card, "7H")
     assert again["code"] == "7H" and "playable" not in again
     assert card_info(card, "7H#2")["code"] == "7H#2"
+
+
+def test_a_card_kept_in_one_language_is_not_served_in_another():
+    """The partials hold words ("se puede jugar", the suit dialog): each language keeps its own."""
+    with translation.override("en"):
+        if translation.gettext("Elige el palo") == "Elige el palo":
+            pytest.skip("the English catalog is not compiled (manage.py compilemessages)")
+    card = _card("8S", playable=True, move="8S:H", needs_suit=True, suit_moves=[
+        {"suit": suit_info(s), "move": f"8S:{s}"} for s in "SHDC"
+    ])
+    with translation.override("es"):
+        spanish = hand_card(card)
+    with translation.override("en"):
+        english = hand_card(card)
+        assert english == _template(card)
+    assert "Elige el palo" in spanish and "Elige el palo" not in english
