@@ -20,7 +20,10 @@ tiers() {
   echo "== The server"
   .venv/bin/pytest -m "not browser" --ignore=tests/engine --ignore=tests/bots
   echo "== The browser"
-  .venv/bin/pytest -m browser
+  # On two workers (pytest-xdist), each with its own Chromium and server: much of the
+  # tier is waiting (a server's start, a robot's delay, an animation, a page's reconnection),
+  # which the other worker fills. The tests marked xdist_group share a worker (loadgroup).
+  .venv/bin/pytest -m browser -n 2 --dist loadgroup
 }
 if [ "${CI:-}" = "true" ]; then
   export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ocholoco}"

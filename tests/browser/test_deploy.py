@@ -12,6 +12,7 @@ import uuid
 
 from playwright.sync_api import Route, expect
 
+from tests.browser.chromium import RECONNECT_MS
 from tests.browser.helpers import open_table
 from tests.browser.test_optimistic import PLAY, _ana_to_move, _tap_twice
 from tests.live import ROOT, free_port, fresh_database, server_env, server_processes
@@ -42,7 +43,7 @@ def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_d
             # Reconnected: the greeting says the later release; while the line is being
             # typed the page stays as it is.
             expect(page.locator("#release")).to_have_attribute("data-release", LATER,
-                                                               timeout=20_000)
+                                                               timeout=RECONNECT_MS)
             expect(table).to_have_attribute("data-ws", "open")
             assert table.get_attribute("data-release") == EARLIER
             assert loads == []
@@ -69,7 +70,7 @@ def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_d
             # Only the earlier release is left (a process not yet replaced): it serves the
             # page, which stays on its release (no reload into an earlier one).
             expect(page.locator("#release")).to_have_attribute("data-release", EARLIER,
-                                                               timeout=20_000)
+                                                               timeout=RECONNECT_MS)
             expect(table).to_have_attribute("data-ws", "open")
             assert table.get_attribute("data-release") == LATER
             assert len(loads) == 1

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, WebSocketRoute, expect
 
 import ocholoco
+from tests.browser.chromium import RECONNECT_MS
 from tests.browser.helpers import open_table
 from tests.live import set_round
 from tests.tables.helpers import position
@@ -243,7 +244,7 @@ def test_a_dropped_socket_says_reconectando_and_the_page_catches_up(new_page, se
     expect(_card(other, "5H")).to_have_count(0)
 
     allowed["connect"] = True
-    expect(banner).to_be_hidden(timeout=40_000)
+    expect(banner).to_be_hidden(timeout=RECONNECT_MS)
     expect(_card(page, "5H")).to_have_count(0)
     expect(page.locator("#notice .notice")).to_have_count(0)
     _as_a_reload_shows(page, page.context)

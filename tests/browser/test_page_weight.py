@@ -18,6 +18,9 @@ from tests.tables.helpers import position
 # Five figures on screen, where a deal shows one or two on average.
 ANA = ["KH", "QS", "JD", "KD", "7C", "AS", "2H"]
 TOP = "QC"
+# One worker runs the module (`pytest -n`): collectstatic rewrites the shared STATIC_ROOT, which
+# another worker's production server would otherwise read half written.
+pytestmark = pytest.mark.xdist_group("static_root")
 
 
 @pytest.fixture(scope="module")
