@@ -18,6 +18,8 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 from django.views.i18n import JavaScriptCatalog
 
@@ -52,10 +54,20 @@ def catalog_url(language: str | None = None) -> str:
     return f"{url}?v={settings.RELEASE}" if settings.RELEASE else url
 
 
-# A builtin template library (settings.TEMPLATES' "builtins"): {% script_catalog_url %}.
+# A builtin template library (settings.TEMPLATES' "builtins"): {% script_catalog_url %} and
+# {% script_catalog %}.
 register = template.Library()
 
 
 @register.simple_tag(name="script_catalog_url")
 def script_catalog_url_tag() -> str:
     return catalog_url()
+
+
+@register.simple_tag(name="script_catalog")
+def script_catalog_tag() -> SafeString:
+    """A page's script element for its language's catalog, on a line of its own; none in the
+    site's default language, the scripts' source (helpers.js words them without a catalog)."""
+    if (translation.get_language() or settings.LANGUAGE_CODE) == settings.LANGUAGE_CODE:
+        return SafeString("")
+    return format_html('\n  <script src="{}" defer></script>', catalog_url())
