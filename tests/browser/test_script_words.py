@@ -75,7 +75,10 @@ def test_the_scripts_speak_the_readers_language(new_page, three_languages_url, l
     _table_with_robot(page, three_languages_url, language)
     assert page.locator("html").get_attribute("lang") == language
     catalog = page.locator("head script:not([type])").last.get_attribute("src")
-    assert catalog.startswith(f"/jsi18n/{language}/")
+    if language == "es":  # the source: no catalog
+        assert not catalog.startswith("/jsi18n/")
+    else:
+        assert catalog.startswith(f"/jsi18n/{language}/")
 
     assert _answer(page, "c").startswith(words["hand"])
     assert words["turns"] in _answer(page, "t")
