@@ -57,8 +57,8 @@ def take_turn(page: Page) -> None:
             dialog.locator(".btn.suit").first.click()
     elif page.locator("#panel [data-draw]").count():
         page.click("#panel [data-draw]")
-    else:
-        page.click("#panel >> text=PASAR")
+    else:  # PASAR (its move, whatever the page's language calls it)
+        page.click("#panel button[name=move][value=pass]")
     wait_for_version_above(page, before)
 
 
