@@ -35,6 +35,16 @@ NETWORK_ERRORS = re.compile(
     r"^(Failed to load resource: |WebSocket connection to '[^']+' failed"
     r"|htmx:(sendError|sendAbort|timeout|responseError|afterRequest), )"
 )
+# htmx's socket extension logs a socket's failure (a server that stopped while a page was open,
+# as when a test's own servers stop before its pages close) as the bare event it got.
+SOCKET_FAILED = "[object Event]"
+
+
+def network_error(message) -> bool:
+    """Whether a console message is the network's doing (see NETWORK_ERRORS)."""
+    if message.text == SOCKET_FAILED:
+        return message.location.get("url", "").endswith("/django_htmx/htmx-2.min.js")
+    return bool(NETWORK_ERRORS.match(message.text))
 
 
 @pytest.fixture
@@ -52,7 +62,7 @@ def new_page(browser: Browser, request: pytest.FixtureRequest):
         page = context.new_page()
         page.on("console", lambda message: errors.append(
             f"{page.url}: {message.text} (at {message.location})"
-        ) if message.type == "error" and not NETWORK_ERRORS.match(message.text) else None)
+        ) if message.type == "error" and not network_error(message) else None)
         page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
         return page
 
