@@ -57,8 +57,13 @@ def _card_info(language: str | None, card: ocholoco.Card, label: str | None) -> 
 
 
 def cards_info(cards: Sequence[ocholoco.Card]) -> list[dict[str, str]]:
+    """`card_info` of each card (the language asked once: a hand is rendered on every move)."""
     labels = ocholoco.copy_labels(cards)
-    return [card_info(card, label) for card, label in zip(cards, labels, strict=True)]
+    language = get_language()
+    return [
+        dict(_card_info(language, card, label))
+        for card, label in zip(cards, labels, strict=True)
+    ]
 
 
 def suit_info(suit: str) -> dict[str, str]:

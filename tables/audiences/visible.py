@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 import ocholoco
-from tables.audiences import wording
+from tables.audiences import frame_words, wording
 from tables.audiences.cards import card_info, cards_info, hand_grid, suit_info
 from tables.audiences.narration import log_lines
 from tables.audiences.round_history import round_proof
@@ -80,10 +80,12 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
                 fan=min(count, 12),  # the backs drawn beside the name
                 score=match.totals[player] if match else 0,
             )
+            entry["score_said"], entry["score_short"] = frame_words.score_words(entry["score"])
         entry["classes"] = classes
         players.append(entry)
 
     context: dict[str, Any] = {
+        "words": frame_words.frame_words(),
         "table": table,
         "version": table.version,
         "rules": table.rules,
@@ -111,6 +113,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
             active_suit=suit_info(public.active_suit) if public.active_suit else None,
             suit_changed=public.active_suit is not None and public.active_suit != public.top.suit,
             stock=public.stock_size,
+            stock_said=frame_words.stock_words(public.stock_size),
             direction=public.direction,
             pending_draw=public.pending_draw,
             deadline=table.turn_deadline.isoformat() if in_play and table.turn_deadline else "",
@@ -121,6 +124,7 @@ def board_context(snapshot: TableSnapshot) -> dict[str, Any]:
             # After a round ends the match already counts the next one; show the one just played.
             round_number=match.round_number - (0 if in_play else 1) if match else 0,
         )
+        context["round_said"] = frame_words.round_words(context["round_number"]) if match else ""
     return context
 
 
@@ -220,6 +224,7 @@ def panel_context(
     """The private part for one seat (hand, buttons), or for the watchers if `seat` is None."""
     table = snapshot.table
     context: dict[str, Any] = {
+        "words": frame_words.frame_words(),
         "table": table,
         "status": table.status,
         "version": table.version,

@@ -23,11 +23,15 @@ _rendered: dict[tuple, SafeString] = {}
 
 @register.simple_tag
 def hand_cards(hand: list[dict[str, Any]]) -> SafeString:
-    return SafeString("".join(hand_card(card) for card in hand))
+    # A hand's card says words of its own ("se puede jugar"): kept per language, asked once.
+    language = get_language()
+    return SafeString("".join(hand_card(card, language) for card in hand))
 
 
-def hand_card(card: dict[str, Any]) -> SafeString:
-    return _kept("hand_card", _key(card), {"c": card})
+def hand_card(card: dict[str, Any], language: str | None = None) -> SafeString:
+    """One card of a hand, in `language` (the active one unless given)."""
+    language = language or get_language()
+    return _kept("hand_card", (language, *_key(card)), {"c": card})
 
 
 @register.simple_tag
@@ -41,7 +45,9 @@ def card_backs(count: int) -> SafeString:
 
 
 def _kept(partial: str, key: tuple, context: dict[str, Any]) -> SafeString:
-    key = (get_language(), partial, *key)  # the markup's words are the active language's
+    """The partial's markup for `key` (what it depends on: the card's name is already in
+    the active language's words, and a partial with words of its own puts the language in)."""
+    key = (partial, *key)
     html = _rendered.get(key)
     if html is None:
         html = render_to_string(f"tables/table.html#{partial}", context)
