@@ -327,7 +327,7 @@ def measure(page: Page, plays: int, draws: int, refusals: int) -> dict[str, list
 
 
 def table_page(browser, url: str) -> Page:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="es-ES")
     context.add_init_script(OBSERVER)
     page = context.new_page()
     page.set_default_timeout(30_000)

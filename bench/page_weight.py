@@ -50,7 +50,7 @@ def first_visit(browser, url: str, table_url: str, cookies: list) -> tuple[dict[
     """One first visit (empty cache) to `table_url` with `cookies`: the compressed bytes of
     each of the site's resources it transferred, and the seconds until the table is playable
     (the hand shown, the socket open)."""
-    context = browser.new_context()
+    context = browser.new_context(locale="es-ES")
     context.add_cookies(cookies)
     page = context.new_page()
     client = context.new_cdp_session(page)
@@ -83,7 +83,7 @@ def main() -> None:
     collect_static()
     with live_servers(1, **PRODUCTION) as (url,), sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        host_context = browser.new_context()
+        host_context = browser.new_context(locale="es-ES")
         host = host_context.new_page()
         table_url = open_table(host, url, "Ana")
         host.click("text=AGREGAR ROBOT")

@@ -241,13 +241,13 @@ AUTH_PASSWORD_VALIDATORS = [
 # (Django's language cookie, set by `set_language`), else their browser's, else Spanish. The
 # catalogs are in locale/ and each app's locale/ (README, "Adding a language").
 LANGUAGE_CODE = "es"
-# Offered: the languages whose catalogs are whole (English and Brazilian Portuguese join when
-# theirs are; until then a browser in either reads Spanish, its <html lang> saying so).
-# LANGUAGES_OFFERED="es,en,pt-br" offers others, as translators try their catalogs.
+# Offered: the languages whose catalogs are whole (tests/tables/test_every_word.py). A new
+# language is tried before it is offered: LANGUAGES_OFFERED="es,en,pt-br,fr", say, once its
+# name is in LANGUAGE_NAMES; LANGUAGES_OFFERED=es serves Spanish alone (no chooser).
 LANGUAGE_NAMES = {"es": "Español", "en": "English", "pt-br": "Português (Brasil)"}
 LANGUAGES = [
     (code, LANGUAGE_NAMES[code])
-    for code in os.environ.get("LANGUAGES_OFFERED", "es").split(",")
+    for code in os.environ.get("LANGUAGES_OFFERED", "es,en,pt-br").split(",")
     if code in LANGUAGE_NAMES
 ] or [("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

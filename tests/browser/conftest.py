@@ -55,6 +55,9 @@ def new_page(browser: Browser, request: pytest.FixtureRequest):
     errors: list[str] = []
 
     def make(viewport: dict | None = None, **kwargs):
+        # A Spanish browser unless the test says otherwise (`locale="en-US"`): the site
+        # offers three languages and follows the browser's.
+        kwargs.setdefault("locale", "es-ES")
         context = browser.new_context(viewport=viewport or DESKTOP, **kwargs)
         context.set_default_timeout(WAIT_MS)
         context.add_init_script(path=EVENT_LOG)

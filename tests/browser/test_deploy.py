@@ -26,7 +26,7 @@ def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_d
         prefix = f"t{uuid.uuid4().hex[:8]}"
         env = {**db_env, "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix}
         port = free_port()
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
         page = context.new_page()
         loads: list[str] = []
         page.on("load", lambda: loads.append(page.url))

@@ -14,7 +14,7 @@ from tests.live import fresh_database, server_processes
 def test_a_robot_turn_left_pending_is_played_after_the_server_restarts(browser):
     with fresh_database() as db_env:
         env = {**db_env, "CHANNEL_PREFIX": f"t{uuid.uuid4().hex[:8]}", "ROBOT_DELAY": "0.1"}
-        context = browser.new_context()
+        context = browser.new_context(locale="es-ES")
         page = context.new_page()
         # A server without task workers: the robot's turn stays queued.
         with server_processes({**env, "TASK_WORKERS": "0"}) as (url,):

@@ -7,8 +7,6 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.live import live_servers
-
 pytestmark = pytest.mark.browser
 
 # What Ana hears at a table she opened, with a robot, the match just started (7 cards each,
@@ -35,11 +33,10 @@ WORDS = {
 }
 
 
-@pytest.fixture(scope="module")
-def three_languages_url():
-    """A server offering the three languages (the shared one offers Spanish alone)."""
-    with live_servers(1, LANGUAGES_OFFERED="es,en,pt-br", ROBOT_DELAY="0.15") as servers:
-        yield servers[0]
+@pytest.fixture
+def three_languages_url(server_url):
+    """The shared server: it offers the three languages, as the site does by default."""
+    return server_url
 
 
 def _table_with_robot(page: Page, url: str, language: str) -> None:

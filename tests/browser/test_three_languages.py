@@ -11,7 +11,6 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.chromium import DESKTOP
 from tests.browser.helpers import axe_violations, play_round, same_version
-from tests.live import live_servers
 
 pytestmark = pytest.mark.browser
 
@@ -26,11 +25,10 @@ FOREIGN = {
 }
 
 
-@pytest.fixture(scope="module")
-def url():
-    """A server offering the three languages (the shared one offers Spanish alone)."""
-    with live_servers(1, LANGUAGES_OFFERED="es,en,pt-br", ROBOT_DELAY="0.15") as servers:
-        yield servers[0]
+@pytest.fixture
+def url(server_url):
+    """The shared server: it offers the three languages, as the site does by default."""
+    return server_url
 
 
 def _person(new_page, locale: str, viewport: dict, **kwargs) -> Page:
