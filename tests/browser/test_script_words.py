@@ -28,8 +28,8 @@ WORDS = {
     },
     "pt-br": {
         "hand": "Você tem 7 cartas. ",
-        "turns": "Você: 7 cartas, 0 ponto.",  # pt_BR: the singular up to 1 (plural=(n > 1))
-        "score": ("Rodada 1. Partida até 100 pontos.", "Você: 0 ponto, precisa de mais 100."),
+        "turns": "Você: 7 cartas, 0 pontos.",  # pt_BR: the singular for 1 alone (n != 1)
+        "score": ("Rodada 1. Partida até 100 pontos.", "Você: 0 pontos, precisa de mais 100."),
         "sound": ("Som desligado", "Som: não (M)"),
     },
 }
