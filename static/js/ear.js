@@ -124,12 +124,9 @@ const SUITS = [
   ["joker", gettext("Comodines: %(cards)s.")],
 ];
 // A card's spoken name ends with why it cannot be played: "7 de picas, no: tienes que…"
-// (the server's words; tables.audiences.wording.card_refusal). Where the marker is not found
-// the card is read whole, reason and all.
-// Translators: the words between a card's name and why it cannot be played, as the card's
-// spoken name has them (the django domain's "no: %(reason)s", after a comma).
-const WHY_NOT = gettext(", no: ");
-
+// (the server's words; tables.audiences.wording.card_refusal). Such a card also carries its
+// name and that reason apart (data-spoken-name, data-spoken-why), in the page's language:
+// nothing here cuts the words of any language. A card without them is read whole.
 function spokenName(el) {
   const hidden = el.querySelector(".visually-hidden");
   return (hidden ? hidden.textContent : el.getAttribute("aria-label") || "").trim();
@@ -145,11 +142,9 @@ const answers = {
     // Each card by its name ("…, se puede jugar"); why the others cannot, said once.
     let why = "";
     const said = function (card) {
-      const name = spokenName(card);
-      const cut = name.indexOf(WHY_NOT);
-      if (cut < 0) return name;
-      why = why || name.slice(cut + WHY_NOT.length);
-      return name.slice(0, cut);
+      if (!card.dataset.spokenName || !card.dataset.spokenWhy) return spokenName(card);
+      why = why || card.dataset.spokenWhy;
+      return card.dataset.spokenName;
     };
     const groups = SUITS.map(function (suit) {
       const names = cards.filter(function (c) { return c.classList.contains("suit-" + suit[0]); }).map(said);
@@ -171,9 +166,9 @@ const answers = {
     const suit = board.querySelector(".pile .active-suit");
     if (suit) parts.push(suit.getAttribute("aria-label") + ".");
     const pending = board.querySelector(".pending");
-    if (pending) {
-      const count = pending.textContent.replace(/\D+/g, "");
-      parts.push(interpolate(ngettext("Hay que robar %(count)s.", "Hay que robar %(count)s.", parseInt(count, 10)),
+    if (pending && pending.dataset.count) {
+      const count = parseInt(pending.dataset.count, 10);
+      parts.push(interpolate(ngettext("Hay que robar %(count)s.", "Hay que robar %(count)s.", count),
         { count: count }));
     }
     const stock = board.querySelector(".stock-count");

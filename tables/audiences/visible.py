@@ -272,6 +272,7 @@ def panel_context(
         info["needs_suit"] = len(info["suit_moves"]) > 1
         why_not = None if moves or not my_turn else ocholoco.why_not_playable(state, card)
         info["why_not"], info["spoken_why"] = wording.card_refusal(why_not) if why_not else NO
+        info["spoken_reason"] = wording.card_refusal_reason(why_not) if why_not else ""
         hand.append(info)
     context.update(
         hand=hand,

@@ -286,10 +286,22 @@ def card_refusal(reason: ocholoco.Fact) -> tuple[str, str]:
     return _card_refusal(get_language(), reason)
 
 
+def card_refusal_reason(reason: ocholoco.Fact) -> str:
+    """The reason alone, as the card's accessible name says it after "no:" ("tienes que jugar
+    picas o un 8"): the card carries it in a data attribute, so that the ear's answers
+    (static/js/ear.js) say it once for the whole hand without cutting words of any language."""
+    return _spoken_reason(get_language(), reason)
+
+
+@lru_cache(maxsize=4096)
+def _spoken_reason(language: str | None, reason: ocholoco.Fact) -> str:
+    said = _reason(language, reason, True)
+    return said[0].lower() + said[1:]
+
+
 @lru_cache(maxsize=4096)
 def _card_refusal(language: str | None, reason: ocholoco.Fact) -> tuple[str, str]:
-    said = _reason(language, reason, True)
-    spoken = _("no: %(reason)s") % {"reason": said[0].lower() + said[1:]}
+    spoken = _("no: %(reason)s") % {"reason": _spoken_reason(language, reason)}
     return _reason(language, reason, False), spoken
 
 

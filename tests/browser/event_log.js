@@ -22,4 +22,13 @@
   document.addEventListener('focusout', e => note('blur ' + named(e.target)
     + (e.relatedTarget ? ' to ' + named(e.relatedTarget) : '')));
   document.addEventListener('keydown', e => note('key ' + e.key));
+  // Every Content-Security-Policy violation, with what caused it (Chromium's console line
+  // names neither the element nor, for a script's, the script): tests read __cspViolations.
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', e => {
+    const what = e.violatedDirective + ' at ' + (e.sourceFile || '-') + ':' + e.lineNumber
+      + ' on ' + (e.target && e.target.outerHTML ? e.target.outerHTML.slice(0, 120) : '-');
+    window.__cspViolations.push(what);
+    note('csp ' + what);
+  }, true);
 })();

@@ -26,8 +26,8 @@ WORDS = {
     },
     "pt-br": {
         "hand": "Você tem 7 cartas. ",
-        "turns": "Você: 7 cartas, 0 ponto.",  # pt_BR: the singular up to 1 (plural=(n > 1))
-        "score": ("Rodada 1. Partida até 100 pontos.", "Você: 0 ponto, precisa de mais 100."),
+        "turns": "Você: 7 cartas, 0 pontos.",  # pt_BR: the singular for 1 alone (n != 1)
+        "score": ("Rodada 1. Partida até 100 pontos.", "Você: 0 pontos, precisa de mais 100."),
         "sound": ("Som desligado", "Som: não (M)"),
     },
 }
@@ -77,7 +77,17 @@ def test_the_scripts_speak_the_readers_language(new_page, three_languages_url, l
     else:
         assert catalog.startswith(f"/jsi18n/{language}/")
 
-    assert _answer(page, "c").startswith(words["hand"])
+    expect(page.locator("#panel .your-turn")).to_be_visible()  # (the robot may start)
+    hand = _answer(page, "c")
+    assert hand.startswith(words["hand"])
+    # Each card by its name, and why the others cannot be played said once: from the cards'
+    # data-spoken-name and data-spoken-why, whatever words the language puts between them.
+    blocked = page.locator("#panel .hand .card[data-spoken-why]")
+    if blocked.count():
+        assert hand.count(blocked.first.get_attribute("data-spoken-why")) == 1
+        for card in blocked.all():
+            assert card.get_attribute("data-spoken-name") in hand
+            assert card.locator(".visually-hidden").text_content().strip() not in hand
     assert words["turns"] in _answer(page, "t")
     round_said, mine = words["score"]
     score = _answer(page, "r")
