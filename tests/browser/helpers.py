@@ -6,7 +6,7 @@ import json
 import re
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 # For `locator.evaluate_all`: each element's box in the viewport, as [left, top, right, bottom].
@@ -179,3 +179,16 @@ def axe_violations(page: Page) -> list[str]:
         for v in results.response["violations"]
         for node in v["nodes"]
     ]
+
+
+def drag_to_the_pile(page: Page, card: Locator) -> None:
+    """Drag `card` from the hand onto the pile, as a mouse does (an 8 names the first suit)."""
+    source = card.bounding_box()
+    target = page.locator("#board .pile").bounding_box()
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + 10, target["y"] + 10, steps=8)
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=4)
+    page.mouse.up()
+    if page.locator("dialog.suit-dialog[open]").count():
+        page.locator("dialog.suit-dialog[open] .btn.suit").first.click()

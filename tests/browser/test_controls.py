@@ -7,6 +7,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import (
     at_rest,
+    drag_to_the_pile,
     is_my_turn,
     open_table,
     page_report,
@@ -145,15 +146,7 @@ def test_dragging_a_playable_card_to_the_pile_plays_it(new_page, server_url):
     code = card.get_attribute("data-card")
     held = page.locator("#panel .hand .card").count()
     before = same_version([page])
-    source = card.bounding_box()
-    target = page.locator("#board .pile").bounding_box()
-    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(target["x"] + 10, target["y"] + 10, steps=8)
-    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=4)
-    page.mouse.up()
-    if page.locator("dialog.suit-dialog[open]").count():
-        page.locator("dialog.suit-dialog[open] .btn.suit").first.click()
+    drag_to_the_pile(page, card)
     wait_for_version_above(page, before)
     # That card, and only it, left the hand for the table (the robot may have covered it).
     expect(page.locator(f"#panel .hand .card[data-card='{code}']")).to_have_count(0)

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import (
     at_rest,
+    drag_to_the_pile,
     is_my_turn,
     open_table,
     same_version,
@@ -29,15 +30,7 @@ def _drag_to_the_pile(page: Page) -> bool:
         return False
     at_rest(page)
     before = same_version([page])
-    source = card.bounding_box()
-    target = page.locator("#board .pile").bounding_box()
-    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(target["x"] + 10, target["y"] + 10, steps=8)
-    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=4)
-    page.mouse.up()
-    if page.locator("dialog.suit-dialog[open]").count():
-        page.locator("dialog.suit-dialog[open] .btn.suit").first.click()
+    drag_to_the_pile(page, card)
     wait_for_version_above(page, before)
     return True
 
