@@ -1,12 +1,13 @@
 """A 360 px phone in every language (#52): on the home page, the lobby, a table in play (the
 viewer's hand, ROBAR, PASAR, the menu open), the round's summary and the rules page, in Spanish,
-English and Brazilian Portuguese, no button, link drawn as a button, choice's label or seat's
-name box has text running out of its box or cut by an ellipsis, nothing of them lies beyond the
-screen's edges, and no page scrolls sideways.
+English and Brazilian Portuguese, no button, link drawn as a button, choice's label, seat's
+name box or cell of the summary's table has text running out of its box or cut by an ellipsis,
+nothing of them lies beyond the screen's edges, and no page scrolls sideways.
 
 One server, one host (and a guest and a robot at the same table): the host's page is read in
 each language in turn, by the choice the language buttons keep (its cookie). With NARROW_SHOTS
-set to a folder, every page read is also saved there as a full-page screenshot."""
+set to a folder, every page read is also saved there as screenshots (the whole page in pieces,
+and a sheet's or the summary's scrolled content a screen at a time)."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ OVERFLOWS = """([selector, width]) => {
 
 
 @pytest.fixture(scope="module")
-def url():
+def trilingual():
     """A server offering the three languages (the shared one offers Spanish alone)."""
     with live_servers(1, LANGUAGES_OFFERED=",".join(LANGUAGES), ROBOT_DELAY="0.15") as servers:
         yield servers
@@ -160,8 +161,8 @@ def _position(servers, page: Page, hands: list[list[str]], stock: tuple[str, ...
     set_round(servers, _code(page), ocholoco.to_json(state))
 
 
-def test_at_360px_no_text_runs_out_of_its_box_in_any_language(new_page, url):
-    servers, reader = url, Reader()
+def test_at_360px_no_text_runs_out_of_its_box_in_any_language(new_page, trilingual):
+    servers, reader = trilingual, Reader()
     base = servers[0]
     host = new_page(NARROW, locale="es-ES", has_touch=True, is_mobile=True)
     guest = new_page(NARROW, locale="pt-BR", has_touch=True, is_mobile=True)
