@@ -27,6 +27,9 @@ pytestmark = pytest.mark.browser
 
 NARROW = {"width": 360, "height": 740}
 LANGUAGES = ("es", "en", "pt-br")
+# The rules with "¡Última carta!" (and the longest name): its checkbox and the button that
+# catches who did not say it ("¡TE PILLÉ! (no dijo «¡Última carta!»)"), the longest words.
+ANNOUNCING = "anuncio"
 SHOTS = os.environ.get("NARROW_SHOTS", "")
 # What a person reads or taps: buttons, links drawn as buttons, the choices' labels, the seats'
 # boxes and names, the round's summary and its table (the cards are pictures, measured by the
@@ -155,10 +158,14 @@ def _code(page: Page) -> str:
     return page.url.rstrip("/").split("/")[-1]
 
 
-def _position(servers, page: Page, hands: list[list[str]], stock: tuple[str, ...]) -> None:
-    """The host (seat 0) to move, holding `hands[0]` on a 7♥, the stock `stock`."""
-    state = position("clasico", hands, "7H", stock=stock)
-    set_round(servers, _code(page), ocholoco.to_json(state))
+def _position(
+    servers, page: Page, hands: list[list[str]], stock: tuple[str, ...], exposed: int = -1,
+    rules: str = "clasico",
+) -> None:  # fmt: skip
+    """The host (seat 0) to move, holding `hands[0]` on a 7♥, the stock `stock`; seat `exposed`
+    down to one card without saying "¡Última carta!" (the host may catch them)."""
+    state = ocholoco.to_json(position(rules, hands, "7H", stock=stock))
+    set_round(servers, _code(page), {**state, "exposed": None if exposed < 0 else exposed})
 
 
 def test_at_360px_no_text_runs_out_of_its_box_in_any_language(new_page, trilingual):
@@ -209,5 +216,21 @@ def test_at_360px_no_text_runs_out_of_its_box_in_any_language(new_page, trilingu
     expect(host.locator("#panel .summary")).to_be_visible()
     reader.every_language(host, "the round's summary")
     reader.read(guest, "the round's summary, a guest", "pt-br")
+
+    # Another table, the guest's, where "¡Última carta!" is said: the guest may say it, or catch
+    # the robot who did not.
+    guest.goto(base + "/")
+    guest.check(f"input[name=rules][value={ANNOUNCING}]")
+    guest.fill("input[name=name]", "Bia")
+    guest.locator("form.open-form button[type=submit]").click()
+    expect(guest.locator("#table-page")).to_have_attribute("data-ws", "open")
+    guest.locator("#panel .robot-form .btn").click()
+    expect(guest.locator("#board .badge")).to_have_count(1)
+    guest.locator("#panel form > .btn.primary").click()
+    expect(guest.locator("#panel .hand .card").first).to_be_visible()
+    _position(servers, guest, [["5H", "KD"], ["5S"]], ("3D",), exposed=1, rules=ANNOUNCING)
+    reader.every_language(guest, "in play, ¡ÚLTIMA CARTA!, ¡TE PILLÉ!")
+    expect(guest.locator("#panel .announce")).to_be_visible()
+    expect(guest.locator("#panel button[name=move][value=catch]")).to_be_visible()
 
     assert not reader.found, "\n".join(reader.found)
