@@ -90,6 +90,7 @@ def _errors(pages: dict[str, str], folder: Path) -> list[str]:
          *sorted(str(folder / f"{n}.html") for n in range(len(pages)))],
         capture_output=True, text=True, timeout=240, check=False,
     )  # fmt: skip
+    assert checked.stdout.strip(), f"vnu said nothing (exit {checked.returncode}): {checked.stderr}"
     messages = json.loads(checked.stdout)["messages"]
     return [
         f"{names.get(m.get('url', '').rsplit('/', 1)[-1], m.get('url'))},"
