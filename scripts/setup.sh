@@ -8,7 +8,10 @@
 # with the sha256 of each file: pip installs exactly its lines, checks every file's hash and
 # resolves nothing. The venv's pip is the one `python3 -m venv` put there, left as it is.
 # Every kind also installs the npm packages of package-lock.json (the card artwork's source,
-# svg-cards, and svgo) into node_modules/: scripts/card_art.py derives static/cards/ from them.
+# svg-cards, and svgo) into node_modules/: scripts/card_art.py derives static/cards/ from them;
+# and the Nu HTML Checker (vnu-jar: its vnu.jar, run by Debian's Java in
+# tests/tables/test_valid_html.py). No package's install script runs (--ignore-scripts): vnu-jar's
+# would download a Java runtime of its own where none is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-run}"
@@ -48,13 +51,18 @@ if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ]; then
 fi
 npm_stamp="node_modules/.installed-$(sha1sum package-lock.json | cut -c1-12)"
 if [ ! -f "$npm_stamp" ]; then
-  npm ci --no-audit --no-fund --loglevel=error
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
   touch "$npm_stamp"
 fi
 if [ "$kind" = dev ] && [ ! -x /usr/bin/chromium ]; then
   echo "Installing Debian's chromium for the browser tests..."
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+if [ "$kind" = dev ] && ! command -v java >/dev/null; then
+  echo "Installing Debian's Java runtime for the HTML checker (vnu.jar)..."
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq default-jre-headless >/dev/null
 fi
 # The catalogs (locale/*/LC_MESSAGES/*.po; README, "Adding a language") are compiled here, not
 # committed: GNU gettext's msgfmt, from Debian if it is missing.
