@@ -30,16 +30,17 @@ def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_d
         env = {**db_env, "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix}
         port = free_port()
         context = browser.new_context(viewport={"width": 1280, "height": 900})
-        # The page's clock is Playwright's: it runs as ever, and the test moves it on where the
-        # page waits by its own timers (a socket's next try, a reload's spread), never further
-        # than the test would have waited for it (helpers.page_time_passes).
-        context.clock.install()
         page = context.new_page()
         loads: list[str] = []
         page.on("load", lambda: loads.append(page.url))
         table = page.locator("#table-page")
-        release = page.locator("#release")
         draft = page.locator("#chat-form textarea")
+        release = page.locator("#release")
+        # The page's clock is Playwright's (before its first load): it runs as ever, and the
+        # test moves it on where the page waits by its own timers (a socket's next try, a
+        # reload's spread), never further than the test would have waited for it
+        # (helpers.page_time_passes).
+        context.clock.install()
 
         with server_processes({**env, "RELEASE": EARLIER}, ports=[port]) as (url,):
             open_table(page, url, "Ana")
