@@ -18,7 +18,11 @@ tiers() {
   echo "== The engine and the robots (no Django, no browser)"
   .venv/bin/pytest -p no:django -W ignore::pytest.PytestConfigWarning -n auto tests/engine tests/bots
   echo "== The server"
-  .venv/bin/pytest -m "not browser" --ignore=tests/engine --ignore=tests/bots
+  # On two workers too (pytest-xdist): much of this tier also waits (a server process's or a
+  # manage.py's start, a backup, a restore), which the other worker fills. Each worker has a
+  # test database of its own (pytest-django's _gw0, _gw1); tests.live's servers a database, a
+  # channel and cache prefix and ports of their own (tests that must share a worker: xdist_group).
+  .venv/bin/pytest -m "not browser" --ignore=tests/engine --ignore=tests/bots -n 2 --dist loadgroup
   echo "== The browser"
   # On two workers (pytest-xdist), each with its own Chromium and server: much of the
   # tier is waiting (a server's start, a robot's delay, an animation, a page's reconnection),
@@ -31,8 +35,9 @@ if [ "${CI:-}" = "true" ]; then
   echo "== Whole suite on PostgreSQL + Redis"
   if [ $# -gt 0 ]; then .venv/bin/pytest "$@"; else tiers; fi
   echo "== Services and realtime on the embedded default (SQLite + in-memory layer)"
+  # On two workers, as the server tier (above).
   env -u DATABASE_URL -u REDIS_URL .venv/bin/pytest -m "not browser and not scale" \
-    --ignore=tests/engine --ignore=tests/bots "$@"
+    --ignore=tests/engine --ignore=tests/bots -n 2 --dist loadgroup "$@"
 elif [ $# -gt 0 ]; then
   .venv/bin/pytest "$@"
 else

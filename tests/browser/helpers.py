@@ -9,6 +9,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.chromium import WAIT_MS
+
 # For `locator.evaluate_all`: each element's box in the viewport, as [left, top, right, bottom].
 BOXES = """els => els.map(e => {
     const r = e.getBoundingClientRect();
@@ -34,6 +36,23 @@ def join_table(page: Page, url: str, name: str) -> None:
     page.click("text=SENTARME")
     expect(page.locator("#board .you-tag").filter(visible=True)).to_have_count(1)
     expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
+
+
+def page_time_passes(page: Page, until, within_ms: int, step_ms: int = 1000) -> None:
+    """For what the page must do within `within_ms` of its own time by its own timers (a
+    socket's next try after its server is back): its clock (Playwright's, installed before its
+    first load: `clock.install()`) moved on `step_ms` at a time, its timers firing in order,
+    until `until()` holds or only WAIT_MS of those `within_ms` are left (counted by its own
+    Date.now(), the time that passes by itself included). The caller then expects the outcome
+    within WAIT_MS, as ever: the page never gets more of its time than `within_ms`, as when the
+    test waited that long, but a wait it draws at random is passed at once. Each step leaves
+    it a moment of real time for what its timers start (a connection)."""
+    start = page.evaluate("Date.now()")
+    while page.evaluate("Date.now()") - start + step_ms <= within_ms - WAIT_MS:
+        if until():
+            return
+        page.clock.run_for(step_ms)
+        page.wait_for_timeout(100)
 
 
 def board_version(page: Page) -> int:

@@ -13,12 +13,15 @@ import uuid
 from playwright.sync_api import Route, expect
 
 from tests.browser.chromium import RECONNECT_MS
-from tests.browser.helpers import open_table
+from tests.browser.helpers import open_table, page_time_passes
 from tests.browser.test_optimistic import PLAY, _ana_to_move, _tap_twice
 from tests.live import ROOT, free_port, fresh_database, server_env, server_processes
 
 EARLIER = "20261205T100000Z-aaaaaaa"
 LATER = "20261205T110000Z-bbbbbbb"
+# A page due to reload into a later release waits a random time below 15 s (static/js/socket.js's
+# SPREAD), then looks for a calm moment every second (CALM_EVERY): all of it within this long.
+CALM_RELOAD_MS = 16_000
 
 
 def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_draft(browser):
@@ -32,6 +35,12 @@ def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_d
         page.on("load", lambda: loads.append(page.url))
         table = page.locator("#table-page")
         draft = page.locator("#chat-form textarea")
+        release = page.locator("#release")
+        # The page's clock is Playwright's (before its first load): it runs as ever, and the
+        # test moves it on where the page waits by its own timers (a socket's next try, a
+        # reload's spread), never further than the test would have waited for it
+        # (helpers.page_time_passes).
+        context.clock.install()
 
         with server_processes({**env, "RELEASE": EARLIER}, ports=[port]) as (url,):
             open_table(page, url, "Ana")
@@ -40,11 +49,15 @@ def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_d
         loads.clear()
 
         with server_processes({**env, "RELEASE": LATER}, ports=[port]) as (url,):
-            # Reconnected: the greeting says the later release; while the line is being
-            # typed the page stays as it is.
-            expect(page.locator("#release")).to_have_attribute("data-release", LATER,
-                                                               timeout=RECONNECT_MS)
+            # Reconnected (the page's next try comes within RECONNECT_MS of its time): the
+            # greeting says the later release; while the line is being typed the page stays
+            # as it is, its reload's whole spread and more.
+            page_time_passes(
+                page, lambda: release.get_attribute("data-release") == LATER, RECONNECT_MS
+            )
+            expect(release).to_have_attribute("data-release", LATER)
             expect(table).to_have_attribute("data-ws", "open")
+            page.clock.run_for(CALM_RELOAD_MS)
             assert table.get_attribute("data-release") == EARLIER
             assert loads == []
             # A calm moment: the player leaves the box; the page reloads into the release.
@@ -68,10 +81,14 @@ def test_a_page_reloads_into_a_later_release_once_at_a_calm_moment_keeping_its_d
 
         with server_processes({**env, "RELEASE": EARLIER}, ports=[port]):
             # Only the earlier release is left (a process not yet replaced): it serves the
-            # page, which stays on its release (no reload into an earlier one).
-            expect(page.locator("#release")).to_have_attribute("data-release", EARLIER,
-                                                               timeout=RECONNECT_MS)
+            # page, which stays on its release (no reload into an earlier one), its reload's
+            # whole spread and more.
+            page_time_passes(
+                page, lambda: release.get_attribute("data-release") == EARLIER, RECONNECT_MS
+            )
+            expect(release).to_have_attribute("data-release", EARLIER)
             expect(table).to_have_attribute("data-ws", "open")
+            page.clock.run_for(CALM_RELOAD_MS)
             assert table.get_attribute("data-release") == LATER
             assert len(loads) == 1
         context.close()

@@ -92,7 +92,7 @@ def test_a_real_server_is_ready_and_its_probes_skip_the_site():
 
 
 @pytest.mark.parametrize("broken", ["database", "channel layer"])
-def test_a_real_server_that_cannot_reach_its_database_or_layer_is_not_ready(broken):
+def test_a_real_server_that_cannot_reach_its_database_or_layer_is_not_ready(broken, tmp_path):
     """Set up to reach a service on a port where nothing listens (a setting, no patch)."""
     from tests.live import free_port, server_processes
 
@@ -101,7 +101,7 @@ def test_a_real_server_that_cannot_reach_its_database_or_layer_is_not_ready(brok
                "DB_POOL_TIMEOUT": "1", "TASK_WORKERS": "0"}
     else:
         env = {"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0", "TASK_WORKERS": "0",
-               "SQLITE_PATH": "/tmp/ocholoco-readiness-unused.sqlite3"}
+               "SQLITE_PATH": str(tmp_path / "unused.sqlite3")}
     with server_processes(env) as servers:
         assert _get(servers[0] + "/healthz") == (200, b"ok")
         assert _get(servers[0] + "/readyz") == (503, b"not ready")
