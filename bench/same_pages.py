@@ -5,6 +5,7 @@ between commits (#51's refactor, #52's i18n: "the same pages before and after").
     .venv/bin/python bench/same_pages.py --code e7642aa --code .  # before #51 against now
     .venv/bin/python bench/same_pages.py --code . --code .      # the harness against itself
     .venv/bin/python bench/same_pages.py --code HEAD~3 --code . --out /tmp/pages --context 6
+    .venv/bin/python bench/same_pages.py --code 72be0cd --code . --words  # the words alone
 
 `--code REV` (repeatable) serves a commit (from a temporary `git worktree`, run with this
 checkout's .venv, removed afterwards) or a checkout's folder (`.`: this one, uncommitted
@@ -81,6 +82,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode, urljoin
 
@@ -814,6 +816,42 @@ def diff_lines(text: str) -> list[str]:
     return re.sub(r">\s*<", ">\n<", text).splitlines()
 
 
+# The attributes whose values a person reads or hears (a screen reader says aria-label and
+# title; a button's value, a field's placeholder, a dialog's confirmation, a meta's content).
+READ_ATTRIBUTES = {"aria-label", "title", "placeholder", "alt", "hx-confirm", "content", "value"}
+TOKEN = re.compile(r"[\w\-#/.:{}=?&%+]*")  # an attribute value that is a code, not words
+
+
+class _Words(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.hidden = 0  # inside a script or a style
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.hidden += tag in ("script", "style")
+        self.lines.extend(
+            f"@{name}: {value}" for name, value in attrs
+            if name in READ_ATTRIBUTES and value and not TOKEN.fullmatch(value)
+        )
+
+    def handle_endtag(self, tag: str) -> None:
+        self.hidden -= tag in ("script", "style")
+
+    def handle_data(self, data: str) -> None:
+        said = " ".join(data.split())
+        if said and not self.hidden:
+            self.lines.append(said)
+
+
+def words(text: str) -> str:
+    """What a person reads or hears in a capture, a line each (text, then the read attributes
+    in place): the markup around the words does not count (`--words`)."""
+    parser = _Words()
+    parser.feed(text)
+    return "\n".join(parser.lines)
+
+
 def static_hashes(capture: Capture) -> dict[str, str]:
     """The static files the captures name, with their content hashes."""
     found = {}
@@ -824,15 +862,17 @@ def static_hashes(capture: Capture) -> dict[str, str]:
     return found
 
 
-def compare(captures: list[Capture], context: int, excerpt: int) -> int:
+def compare(captures: list[Capture], context: int, excerpt: int, said: bool = False) -> int:
     """Each capture of each revision against the first's; prints the figures and the diffs,
-    returns how many captures differ."""
+    returns how many captures differ. `said`: only the words a person reads or hears."""
     first = captures[0]
     counts = [Counter() for _ in captures]
     normal = [
         {name: normalize(c.read(name), c.literals, counts[i]) for name in c.names}
         for i, c in enumerate(captures)
     ]
+    if said:
+        normal = [{name: words(text) for name, text in n.items()} for n in normal]
     print("\nNormalized (replacements per revision; the same rule should apply as often in each):")
     rules = sorted({k for c in counts for k in c}, key=lambda k: (not k.startswith("literal"), k))
     width = max(len(r) for r in rules) if rules else 10
@@ -868,7 +908,9 @@ def compare(captures: list[Capture], context: int, excerpt: int) -> int:
                 print(f"\n--- {name}: only in {first.label if b is None else other.label}")
                 continue
             lines = list(difflib.unified_diff(
-                diff_lines(a), diff_lines(b), f"{first.label}/{name}", f"{other.label}/{name}",
+                a.splitlines() if said else diff_lines(a),
+                b.splitlines() if said else diff_lines(b),
+                f"{first.label}/{name}", f"{other.label}/{name}",
                 n=context, lineterm="",
             ))
             if not lines:  # they differ between tags only (whitespace): show where
@@ -900,6 +942,8 @@ def main() -> None:
                         help="seconds without a frame anywhere that end a step")
     parser.add_argument("--context", type=int, default=3, help="lines of context in a diff")
     parser.add_argument("--excerpt", type=int, default=40, help="diff lines shown per capture")
+    parser.add_argument("--words", action="store_true", help="compare only the words each "
+                        "person reads or hears (text, aria-label, title...), not the markup")
     args = parser.parse_args()
     for name in ("DATABASE_URL", "REDIS_URL"):  # SQLite and the in-memory channel layer
         os.environ.pop(name, None)
@@ -917,7 +961,7 @@ def main() -> None:
     print(f"\ncaptures in {out}")
     if len(captures) < 2:
         return
-    differing = compare(captures, args.context, args.excerpt)
+    differing = compare(captures, args.context, args.excerpt, said=args.words)
     print(f"\n{differing} capture(s) differ" if differing else "\nno difference")
     sys.exit(1 if differing else 0)
 
