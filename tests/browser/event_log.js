@@ -1,9 +1,12 @@
 // What htmx did on a test's page, kept short, for a failing wait to print (helpers.page_report).
 (function () {
   window.__testLog = [];
+  window.__testLogFirst = [];  // the page's first moments, kept whole (a long round shifts them out)
   const note = (text) => {
-    window.__testLog.push(Math.round(performance.now()) + ' ' + text);
+    const line = Math.round(performance.now()) + ' ' + text;
+    window.__testLog.push(line);
     if (window.__testLog.length > 200) window.__testLog.shift();
+    if (window.__testLogFirst.length < 60) window.__testLogFirst.push(line);
   };
   const version = (el) => el && el.dataset ? el.dataset.version : '';
   document.addEventListener('htmx:beforeRequest', e => note('send ' + e.detail.requestConfig.verb

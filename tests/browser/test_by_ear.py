@@ -160,7 +160,9 @@ def test_a_round_by_keyboard_is_heard_whole_in_order_with_each_turn_said_once(
     # Ana's own in the second person.
     server = [_unescape(line) for line in _server_lines(page, first, me)]
     log = _log_reaches(page, len(server))
-    assert log == server
+    # (A rehearsal with a core busy once found the log's first lines missing: what the page did
+    # first is printed whole, to find why.)
+    assert log == server, page.evaluate("window.__testLogFirst")
     assert any(line.startswith("Jugaste") for line in log)
     assert not any(line.startswith(("Ana jugó", "Ana robó", "Ana pasó")) for line in log)
     assert "Empezó la partida." in log and any("la ronda" in x for x in log[-3:])
