@@ -30,6 +30,19 @@ def open_table(page: Page, base_url: str, name: str, rules: str = "clasico") -> 
     return base_url + page.locator("#invite-link").get_attribute("data-invite")
 
 
+def keyboard_lobby_with_robot(page: Page, base_url: str) -> None:
+    """Ana opens a table from the home page and adds a robot with the keyboard alone (Enter on
+    the name field is ABRIR MESA; no label is read, so any language will do)."""
+    page.goto(base_url + "/")
+    page.locator("input[name=name]").focus()
+    page.keyboard.type("Ana")
+    page.keyboard.press("Enter")
+    expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
+    page.locator("#panel .robot-form .btn").focus()
+    page.keyboard.press("Enter")  # AGREGAR ROBOT
+    expect(page.locator("#board .badge")).to_have_count(1)
+
+
 def join_table(page: Page, url: str, name: str) -> None:
     page.goto(url)
     page.fill("#panel input[name=name]", name)

@@ -14,6 +14,7 @@ from tests.browser.helpers import (
     axe_violations,
     board_version,
     is_my_turn,
+    keyboard_lobby_with_robot,
     page_report,
     same_version,
     wait_for_version_above,
@@ -84,14 +85,7 @@ def _keyboard_table_with_robot(new_page, server_url: str) -> Page:
     """Ana opens a table with a robot and starts the match, with the keyboard alone."""
     page = new_page()
     page.context.add_init_script(RECORDER)
-    page.goto(server_url + "/")
-    page.locator("input[name=name]").focus()
-    page.keyboard.type("Ana")
-    page.keyboard.press("Enter")  # ABRIR MESA
-    expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
-    page.locator("#panel .robot-form .btn").focus()
-    page.keyboard.press("Enter")  # AGREGAR ROBOT
-    expect(page.locator("#board .badge")).to_have_count(1)
+    keyboard_lobby_with_robot(page, server_url)
     page.keyboard.press("ArrowUp")  # the panel's buttons: AGREGAR ROBOT, EMPEZAR LA PARTIDA
     page.keyboard.press("ArrowRight")
     expect(page.locator("#panel form > .btn.primary")).to_be_focused()
@@ -274,14 +268,7 @@ def test_your_turn_is_said_once_whichever_fragment_comes_first(new_page, server_
         socket.on_message(lambda message: server.send(message))
 
     page.route_web_socket(re.compile(r"/ws/mesa/"), reorder)
-    page.goto(server_url + "/")
-    page.locator("input[name=name]").focus()
-    page.keyboard.type("Ana")
-    page.keyboard.press("Enter")
-    expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
-    page.locator("#panel .robot-form .btn").focus()
-    page.keyboard.press("Enter")
-    expect(page.locator("#board .badge")).to_have_count(1)
+    keyboard_lobby_with_robot(page, server_url)
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import keyboard_lobby_with_robot
+
 pytestmark = pytest.mark.browser
 
 # What Ana hears at a table she opened, with a robot, the match just started (7 cards each,
@@ -43,14 +45,7 @@ def _table_with_robot(page: Page, url: str, language: str) -> None:
     """Ana, in `language` (Django's language cookie; her browser says English), opens a table
     with a robot and starts the match, with the keyboard alone (no label read)."""
     page.context.add_cookies([{"name": "django_language", "value": language, "url": url}])
-    page.goto(url + "/")
-    page.locator("input[name=name]").focus()
-    page.keyboard.type("Ana")
-    page.keyboard.press("Enter")
-    expect(page.locator("#table-page")).to_have_attribute("data-ws", "open")
-    page.locator("#panel .robot-form .btn").focus()
-    page.keyboard.press("Enter")
-    expect(page.locator("#board .badge")).to_have_count(1)
+    keyboard_lobby_with_robot(page, url)
     page.locator("#panel form > .btn.primary").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#panel .hand .card")).to_have_count(7)
