@@ -417,7 +417,7 @@ def rules_fact_sentence(fact: ocholoco.Fact) -> str:
     if code == "draw":
         return str(_DRAW_POLICIES[args["policy"]])
     if code.startswith("target_"):
-        return _target_sentence(code, args["per_player"]) % args
+        return _target_sentence(code, args["per_player"], args["points"]) % args
     return _RULES_FACTS[code] % args
 
 
@@ -452,25 +452,37 @@ def _deck_sentence(code: str, jokers: int) -> str:
     )
 
 
-def _target_sentence(code: str, per_player: bool) -> str:
+def _target_sentence(code: str, per_player: bool, points: int) -> str:
     if code == "target_penalty":
         if per_player:
-            return _(
+            return ngettext(
+                "La partida termina cuando alguien llega a %(points)s punto por jugador; gana"
+                " quien tenga menos puntos (un empate comparte la victoria).",
                 "La partida termina cuando alguien llega a %(points)s puntos por jugador; gana"
-                " quien tenga menos puntos (un empate comparte la victoria)."
+                " quien tenga menos puntos (un empate comparte la victoria).",
+                points,
             )
-        return _(
+        return ngettext(
+            "La partida termina cuando alguien llega a %(points)s punto; gana quien tenga"
+            " menos puntos (un empate comparte la victoria).",
             "La partida termina cuando alguien llega a %(points)s puntos; gana quien tenga"
-            " menos puntos (un empate comparte la victoria)."
+            " menos puntos (un empate comparte la victoria).",
+            points,
         )
     if per_player:
-        return _(
+        return ngettext(
+            "La partida termina cuando alguien llega a %(points)s punto por jugador; gana"
+            " quien tenga más puntos (un empate comparte la victoria).",
             "La partida termina cuando alguien llega a %(points)s puntos por jugador; gana"
-            " quien tenga más puntos (un empate comparte la victoria)."
+            " quien tenga más puntos (un empate comparte la victoria).",
+            points,
         )
-    return _(
+    return ngettext(
+        "La partida termina cuando alguien llega a %(points)s punto; gana quien tenga más"
+        " puntos (un empate comparte la victoria).",
         "La partida termina cuando alguien llega a %(points)s puntos; gana quien tenga más"
-        " puntos (un empate comparte la victoria)."
+        " puntos (un empate comparte la victoria).",
+        points,
     )
 
 

@@ -259,7 +259,7 @@ def test_the_match_check_command_accepts_a_true_download_and_refuses_a_changed_o
 
     out = io.StringIO()
     call_command("match_check", str(true), stdout=out)
-    assert "Partida comprobada: 1 ronda(s)" in out.getvalue()
+    assert "Partida comprobada: 1 ronda terminada," in out.getvalue()
     with pytest.raises(CommandError, match="no terminan"):
         call_command("match_check", str(changed))
     with pytest.raises(CommandError, match="No se pudo leer"):

@@ -4,6 +4,7 @@ they are said, and the sentences kept per language never cross from one language
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -128,6 +129,23 @@ def test_a_round_ends_and_a_rule_set_reads_in_each_language():
     english = said("en", wording.rules_sentences, clasico)
     assert english[0] == "For 2 to 4 players."
     assert said("pt-br", wording.rules_sentences, clasico)[0] == "Para 2 a 4 jogadores."
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "many"),
+    [
+        ("es", "alguien llega a 1 punto;", "alguien llega a 2 puntos;"),
+        ("en", "someone reaches 1 point;", "someone reaches 2 points;"),
+        ("pt-br", "alguém chega a 1 ponto;", "alguém chega a 2 pontos;"),
+    ],
+)
+def test_a_match_to_one_point_says_point_in_the_singular(language, one, many):
+    def target(points):
+        rules = dataclasses.replace(ocholoco.PRESETS["clasico"], target_points=points)
+        return said(language, wording.rules_sentences, rules)[-1]
+
+    assert one in target(1)
+    assert many in target(2)
 
 
 def test_every_fact_has_a_translation_in_each_language():

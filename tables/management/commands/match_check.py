@@ -31,8 +31,10 @@ class Command(BaseCommand):
             raise CommandError(f"La partida no se comprueba: {why}") from None
         names = [player.get("name", "?") for player in record["players"]]
         totals = " · ".join(f"{n} {t}" for n, t in zip(names, checked.match.totals, strict=True))
+        count = len(checked.rounds)
+        rounds = "1 ronda terminada" if count == 1 else f"{count} rondas terminadas"
         self.stdout.write(
-            f"Partida comprobada: {len(checked.rounds)} ronda(s) terminada(s), cada reparto "
+            f"Partida comprobada: {rounds}, cada reparto "
             f"da su huella y las jugadas dan los puntos. Total: {totals}."
         )
         if checked.in_play:
