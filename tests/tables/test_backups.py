@@ -56,6 +56,7 @@ def test_a_backup_restored_puts_the_tables_back_and_keeps_the_database_it_replac
     done = manage(site, "restore", "--noinput", str(copy))
 
     assert done.returncode == 0, done.stderr
+    assert ": 1 mesa, 0 rondas, " in done.stdout  # what the copy holds, counted in Spanish
     assert database_read(site) == before
     replaced = Path(done.stdout.split("quedó en ")[1].split()[0])
     manifest = json.loads(replaced.with_suffix(".json").read_text())

@@ -33,7 +33,8 @@ class Command(BaseCommand):
         counts = manifest["counts"]
         self.stdout.write(
             f"Copia del {manifest['taken_at']} (versión {manifest['release'] or 'sin nombre'}): "
-            f"{counts['tables']} mesas, {counts['rounds']} rondas, {counts['events']} eventos."
+            f"{_count(counts['tables'], 'mesa')}, {_count(counts['rounds'], 'ronda')}, "
+            f"{_count(counts['events'], 'evento')}."
         )
         if interactive:
             answer = input(
@@ -57,3 +58,8 @@ class Command(BaseCommand):
             f"{int(restored.shifted_by.total_seconds())} s más (el tiempo desde la copia). "
             f"Los secretos de esa copia: {restorable.secrets_path}"
         )
+
+
+def _count(number: int, noun: str) -> str:
+    """A count and its noun: 1 ronda, 2 rondas (each noun counted here takes an "s")."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
