@@ -13,7 +13,8 @@ and --idle-pages more pages open on tables nobody moves at. Then, after --calm s
 runs `scripts/deploy.sh` --rolls times in a row (every web process and the worker replaced,
 the release unchanged), then --rolls times with a new release, then --calm seconds more.
 
-Every page is a client that behaves as the page does (bench/load.py's Viewer): it reconnects
+Every page is a client that behaves as the page does (bench/load.py's Viewer, as a browser:
+its own connections and cookies, Chromium's headers): it reconnects
 when its socket closes (1012 when its process drains), and, when a greeting says the server
 runs a later release than the page's, it loads the page again (as static/js/socket.js does):
 a GET of the page and a new socket, each to whichever process the proxy picks.
@@ -24,6 +25,13 @@ time from its socket closing to its table back on a new one (p99); reloads per p
 release deploy (each page exactly once) and after the plain ones (none); move -> every viewer
 p50/p99 before, during and after the rolls; each roll's steps as deploy.sh printed them.
 It prints figures; it is not a test.
+
+So that a figure says what it measured, this client runs on a CPU of its own (`taskset`,
+--client-cpu, the last one by default) and the production shape, deploy.sh and what they start
+on the others; the machine's PostgreSQL and Redis are services of the machine and run where
+the kernel puts them. For each roll it prints, second by second, where the machine's CPU went
+(each web process, the worker, nginx, PostgreSQL, Redis, deploy.sh's own commands, this
+client), and the new web processes' CPU per page they greeted.
 """
 
 from __future__ import annotations
@@ -72,6 +80,89 @@ def machine_busy() -> tuple[int, int]:
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
     idle = fields[3] + fields[4]
     return sum(fields) - idle, sum(fields)
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_split(web_ports: frozenset[str]) -> dict[int, tuple[str, int]]:
+    """Each process's kind and the clock ticks of CPU it has used so far. Kinds: "web PORT" (the
+    production shape's, on `web_ports`),
+    "worker", "nginx", "postgres", "redis", "deploy" (deploy.sh and its commands: the backup,
+    migrate, collectstatic, setup.sh's pip), "client" (this bench), "other"."""
+    ticks: dict[int, tuple[str, int]] = {}
+    me = os.getpid()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # (gone meanwhile)
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        used = int(fields[11]) + int(fields[12])  # utime + stime
+        if not used:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        port = re.search(r"config\.server .*--port (\d+)", command)
+        if int(entry.name) == me:
+            kind = "client"
+        elif port and port.group(1) in web_ports:
+            kind = f"web {port.group(1)}"
+        elif "tasks_worker" in command:
+            kind = "worker"
+        elif name.startswith("nginx"):
+            kind = "nginx"
+        elif name.startswith("postgres") or command.startswith("postgres"):
+            kind = "postgres"
+        elif name.startswith("redis"):
+            kind = "redis"
+        elif "manage.py" in command or "deploy.sh" in command or "setup.sh" in command \
+                or name in {"pip", "npm", "git", "taskset"}:
+            kind = "deploy"
+        else:
+            kind = "other"
+        ticks[int(entry.name)] = (kind, used)
+    return ticks
+
+
+class CpuSampler:
+    """Every second, the CPU each kind of process used in it (cpu_split), kept with its time."""
+
+    def __init__(self, web_ports: frozenset[str]) -> None:
+        self.web_ports = web_ports
+        self.seconds: list[tuple[float, dict[str, float]]] = []  # (at, kind -> % of a CPU)
+        self.task: asyncio.Task | None = None
+
+    async def run(self) -> None:
+        last, last_at = await asyncio.to_thread(cpu_split, self.web_ports), time.monotonic()
+        while True:
+            await asyncio.sleep(1)
+            now, now_at = await asyncio.to_thread(cpu_split, self.web_ports), time.monotonic()
+            span = (now_at - last_at) * TICK / 100  # ticks in 1 % of a CPU over the span
+            split: Counter = Counter()
+            for pid, (kind, used) in now.items():  # (a process new in it: all its ticks)
+                split[kind] += used - last.get(pid, (kind, 0))[1]
+            self.seconds.append(
+                (now_at, {kind: ticks / span for kind, ticks in split.items() if ticks > 0})
+            )
+            last, last_at = now, now_at
+
+    def between(self, start: float, end: float) -> list[tuple[float, dict[str, float]]]:
+        return [(at, split) for at, split in self.seconds if start < at <= end + 1]
+
+
+def pinned(cpu: int) -> None:
+    """Run this bench on `cpu` alone (taskset), starting itself again there if it is not."""
+    if os.sched_getaffinity(0) != {cpu}:
+        os.execvp("taskset", ["taskset", "-c", str(cpu), sys.executable, *sys.argv])
+
+
+def servers_cpus(client_cpu: int) -> str:
+    """The CPUs left to the production shape: all but the client's (taskset's list)."""
+    others = sorted(set(range(os.cpu_count() or 1)) - {client_cpu})
+    return ",".join(map(str, others)) or str(client_cpu)
 
 
 def release_name(tag: str) -> str:
@@ -130,7 +221,8 @@ class DeployBench(Bench):
 
 
 def production(run_dir: Path, env: dict[str, str], *arguments: str) -> None:
-    subprocess.run(["bash", "scripts/production.sh", *arguments], cwd=ROOT,
+    subprocess.run(["taskset", "-c", env["SERVERS_CPUS"], "bash", "scripts/production.sh",
+                    *arguments], cwd=ROOT,
                    env={**os.environ, **env, "RUN_DIR": str(run_dir)}, check=True)
 
 
@@ -138,7 +230,8 @@ def deploy(run_dir: Path, env: dict[str, str], release: str) -> tuple[float, lis
     """scripts/deploy.sh with `release`: its seconds and its lines."""
     began = time.monotonic()
     done = subprocess.run(
-        ["bash", "scripts/deploy.sh"], cwd=ROOT, capture_output=True, text=True,
+        ["taskset", "-c", env["SERVERS_CPUS"], "bash", "scripts/deploy.sh"], cwd=ROOT,
+        capture_output=True, text=True,
         env={**os.environ, **env, "RUN_DIR": str(run_dir), "RELEASE": release},
     )
     lines = (done.stdout + done.stderr).strip().splitlines()
@@ -182,6 +275,9 @@ async def play(bench: DeployBench, run_dir: Path, env: dict[str, str], first: st
         start = time.monotonic()
         bench.window = (start, start + 10 ** 6)  # the tables play until told to stop
         watcher = asyncio.create_task(bench.watch_loop())  # this client's own loop lag
+        first_port = int(env["PORT"])
+        sampler = CpuSampler(frozenset(str(first_port + i) for i in range(args.web)))
+        sampler.task = asyncio.create_task(sampler.run())
         drivers = [asyncio.create_task(bench.drive(t, start)) for t in people]
         busy0 = machine_busy()
         await asyncio.sleep(args.calm)
@@ -191,13 +287,16 @@ async def play(bench: DeployBench, run_dir: Path, env: dict[str, str], first: st
         for number, (kind, release) in enumerate(rolls, 1):
             versions = {t.code: t.viewers[-1].version for t in robots}
             reloads = sum(len(p.reloads) for p in bench.pages())
+            opens = sum(p.opens for p in bench.pages())
             at, busy0 = time.monotonic(), machine_busy()
             seconds, lines = await asyncio.to_thread(deploy, run_dir, env, release)
             phases.append((f"roll {number}", at, time.monotonic(), busy0, machine_busy()))
             await asyncio.sleep(3)  # the last pages come back, robots play on
             moved = sum(t.viewers[-1].version > versions[t.code] for t in robots)
             figures["rolls"].append((number, kind, release, seconds, moved, lines,
-                                     sum(len(p.reloads) for p in bench.pages()) - reloads))
+                                     sum(len(p.reloads) for p in bench.pages()) - reloads,
+                                     at, time.monotonic(),
+                                     sum(p.opens for p in bench.pages()) - opens))
             print(f"roll {number} ({kind}, release {release}): {seconds:.0f} s; robots' tables "
                   f"that moved on: {moved} of {len(robots)}")
         after, busy0 = time.monotonic(), machine_busy()
@@ -207,8 +306,10 @@ async def play(bench: DeployBench, run_dir: Path, env: dict[str, str], first: st
         for driver in drivers:
             driver.cancel()
         watcher.cancel()
+        sampler.task.cancel()
         await asyncio.sleep(3)
         figures["phases"] = phases
+        figures["cpu"] = sampler
         await bench.close_all()
     return figures
 
@@ -236,11 +337,25 @@ def report(bench: DeployBench, figures: dict, db_env: dict[str, str], first: str
     accepted = [x for p in bench.pages() for x in p.handshakes]
     print(f"  of which until a new socket was accepted: {ms(accepted)}; handshakes refused "
           f"{sum(p.refused for p in bench.pages())}, failed {sum(p.failed for p in bench.pages())}")
-    for number, kind, _, seconds, moved, lines, reloads in figures["rolls"]:
+    sampler: CpuSampler = figures["cpu"]
+    before = figures["phases"][0]
+    calm_web = _web_share(sampler.between(before[1], before[2]))
+    for number, kind, _, seconds, moved, lines, reloads, at, end, greeted in figures["rolls"]:
         print(f"roll {number} ({kind}): {seconds:.0f} s, pages reloaded {reloads}, robots' "
               f"tables that moved on {moved} of {args.robot_tables}")
         for line in lines:
             print(f"    {line}")
+        seconds_in = sampler.between(at, end)
+        extra = sum(_web_share([second]) - calm_web for second in seconds_in) / 100
+        print(f"  sockets greeted {greeted}; the web processes' CPU above their calm "
+              f"{calm_web:.0f}% of a CPU (the new ones' starts included): {extra:.1f} CPU-s, "
+              f"{extra * 1000 / max(greeted, 1):.1f} ms a page greeted")
+        print("  where the CPU went, second by second (% of one CPU; the client on CPU "
+              f"{args.client_cpu}, the rest on {servers_cpus(args.client_cpu)}):")
+        for second_at, split in seconds_in:
+            parts = ", ".join(f"{kind} {share:.0f}" for kind, share
+                              in sorted(split.items(), key=lambda item: -item[1]) if share >= 1)
+            print(f"    {second_at - at:5.0f} s  total {sum(split.values()):.0f}: {parts}")
     per_page = Counter(len(p.reloads) for p in bench.pages())
     later = [p for p in bench.pages() if p.reloads]
     print(f"reloads per page: {dict(sorted(per_page.items()))}; pages on the new release: "
@@ -255,6 +370,14 @@ def report(bench: DeployBench, figures: dict, db_env: dict[str, str], first: str
               + (f"; never updated {never}" if never else "")
               + f"; the machine's CPUs {busy:.0f}% busy; this client's loop late by "
               f"p99 {pct(late, 99) * 1000:.0f} ms")
+
+
+def _web_share(seconds: list[tuple[float, dict[str, float]]]) -> float:
+    """The web processes' mean CPU over `seconds`, in % of one CPU."""
+    if not seconds:
+        return 0.0
+    return sum(share for _, split in seconds for kind, share in split.items()
+               if kind.startswith("web ")) / len(seconds)
 
 
 def main() -> None:
@@ -273,9 +396,16 @@ def main() -> None:
                         help="seconds measured before the first roll and after the last")
     parser.add_argument("--robot-level", choices=["facil", "normal", "dificil"], default="normal")
     parser.add_argument("--robot-delay", type=float, default=1.0)
+    parser.add_argument("--client-cpu", type=int, default=(os.cpu_count() or 1) - 1,
+                        help="the CPU this client runs on alone (taskset); the rest run the site")
     args = parser.parse_args()
+    pinned(args.client_cpu)
     # What bench/load.py's Bench reads.
     args.scenario, args.idle, args.churn, args.fault, args.duplicates = "people", False, 0, "", 0
+    # Each person as a browser (bench/load.py --client browser): their own connections kept
+    # alive and cookies, Chromium's headers, a POST's body in a write after its headers.
+    args.client, args.languages = "browser", "es"
+    args.body_gap, args.late_bodies, args.late_body_gap = 0.0, 0.0, 0.2
     print(f"open files allowed: {raise_file_limit()}")
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
     prefix = f"deploy{uuid.uuid4().hex[:8]}"
@@ -287,6 +417,7 @@ def main() -> None:
         "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix, "ROBOT_DELAY": str(args.robot_delay),
         "WEB": str(args.web), "WORKERS": "1", "PORT": str(web), "PROXY_PORT": str(proxy),
         "RELEASE": first, "LOG_LEVEL": "WARNING",
+        "SERVERS_CPUS": servers_cpus(args.client_cpu),  # (read by taskset here, not the site)
     }
     with fresh_database() as db_env:
         env.update(db_env)
