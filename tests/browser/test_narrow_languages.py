@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 
 import ocholoco
 from tests.browser.helpers import still
-from tests.live import live_servers, set_round
+from tests.live import set_round
 from tests.tables.helpers import position
 
 pytestmark = pytest.mark.browser
@@ -68,13 +68,6 @@ OVERFLOWS = """([selector, width]) => {
   }
   return found;
 }"""
-
-
-@pytest.fixture(scope="module")
-def trilingual():
-    """A server offering the three languages (the shared one offers Spanish alone)."""
-    with live_servers(1, LANGUAGES_OFFERED=",".join(LANGUAGES), ROBOT_DELAY="0.15") as servers:
-        yield servers
 
 
 def _in(page: Page, language: str) -> None:
@@ -168,8 +161,9 @@ def _position(
     set_round(servers, _code(page), {**state, "exposed": None if exposed < 0 else exposed})
 
 
-def test_at_360px_no_text_runs_out_of_its_box_in_any_language(new_page, trilingual):
-    servers, reader = trilingual, Reader()
+def test_at_360px_no_text_runs_out_of_its_box_in_any_language(new_page, servers):
+    # The shared server: it offers the three languages, as the site does by default.
+    reader = Reader()
     base = servers[0]
     host = new_page(NARROW, locale="es-ES", has_touch=True, is_mobile=True)
     guest = new_page(NARROW, locale="pt-BR", has_touch=True, is_mobile=True)
