@@ -1,6 +1,6 @@
-// Ocho Loco: the table page's socket, in one place: its state (the page's data-ws, which other
-// modules and the tests read; the "Reconectando…" banner), its reconnection after a restart,
-// and the release its server runs.
+// Ocho Loco: the table page's socket, in one place: its state (the page's data-ws, connecting,
+// open or closed, which other modules and the tests read; the "Reconectando…" banner), its
+// reconnection after a restart, and the release its server runs.
 // A server process that goes away (a restart, a deploy) closes its sockets with 1012 "service
 // restart": the page reconnects at once, to whichever process the proxy picks, with a little
 // jitter so that a process's pages do not all arrive in the same instant; if that fails too,
@@ -42,6 +42,7 @@ function socketState(state) {
   const page = document.getElementById("table-page");
   if (page) page.setAttribute("data-ws", state);
 }
+document.addEventListener("htmx:wsConnecting", function () { socketState("connecting"); });
 document.addEventListener("htmx:wsOpen", function () {
   socketState("open");
   connection(false);

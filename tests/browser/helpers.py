@@ -58,14 +58,17 @@ def page_time_passes(page: Page, until, within_ms: int, step_ms: int = 1000) -> 
     until `until()` holds or only WAIT_MS of those `within_ms` are left (counted by its own
     Date.now(), the time that passes by itself included). The caller then expects the outcome
     within WAIT_MS, as ever: the page never gets more of its time than `within_ms`, as when the
-    test waited that long, but a wait it draws at random is passed at once. Each step leaves
-    it a moment of real time for what its timers start (a connection)."""
+    test waited that long, but a wait it draws at random is passed at once. After each step,
+    a connection its timers started is let finish (open or closed: its data-ws, socket.js)."""
     start = page.evaluate("Date.now()")
     while page.evaluate("Date.now()") - start + step_ms <= within_ms - WAIT_MS:
         if until():
             return
         page.clock.run_for(step_ms)
-        page.wait_for_timeout(100)
+        page.wait_for_function(
+            "() => (document.getElementById('table-page') || {dataset: {}}).dataset.ws"
+            " !== 'connecting'"
+        )
 
 
 def board_version(page: Page) -> int:
