@@ -31,7 +31,7 @@ VERSION_RE = re.compile(r'data-version="(\d+)"')
 NOT_CARDS = {"draw", "pass", "catch"}
 
 
-def child(moves: int, calls: bool) -> None:
+def child(moves: int, calls: bool, profile_to: str | None = None) -> None:
     """In the checkout this process runs in: `moves` moves, then one line of figures."""
     import cProfile
     import pstats
@@ -92,6 +92,8 @@ def child(moves: int, calls: bool) -> None:
     said = f"{cpu / moves * 1000:.3f} ms CPU a move"
     if profile:
         said += f" (under cProfile), {pstats.Stats(profile).total_calls / moves:,.0f} calls a move"
+        if profile_to:
+            profile.dump_stats(profile_to)
     if refused:
         said += f"; {refused} moves refused (not counted)"
     print(said)
@@ -104,10 +106,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs of each checkout")
     parser.add_argument("--moves", type=int, default=400, help="moves a run")
     parser.add_argument("--calls", action="store_true", help="count Python calls (cProfile)")
+    parser.add_argument("--profile", metavar="FOLDER",
+                        help="with --calls, keep each run's profile there (pstats files)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--profile-to", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.moves, args.calls)
+        child(args.moves, args.calls, args.profile_to)
         return
     for run in range(1, args.runs + 1):
         for code in args.code:
@@ -122,7 +127,9 @@ def main() -> None:
                 env.pop("REDIS_URL", None)
                 done = subprocess.run(
                     [sys.executable, str(Path(__file__).resolve()), "--child", "--code", code,
-                     "--moves", str(args.moves)] + (["--calls"] if args.calls else []),
+                     "--moves", str(args.moves)] + (["--calls"] if args.calls else [])
+                    + (["--profile-to", str(Path(args.profile).resolve() / f"{folder.name}-{run}.pstats")]
+                       if args.calls and args.profile else []),
                     cwd=folder, env=env, capture_output=True, text=True,
                 )
             said = done.stdout.strip().splitlines()[-1:] or [done.stderr.strip()[-300:]]
