@@ -114,6 +114,7 @@ def main() -> None:
     if args.child:
         child(args.moves, args.calls, args.profile_to)
         return
+    profiles = Path(args.profile).resolve() if args.profile else None
     for run in range(1, args.runs + 1):
         for code in args.code:
             folder = Path(code).resolve()
@@ -128,8 +129,8 @@ def main() -> None:
                 done = subprocess.run(
                     [sys.executable, str(Path(__file__).resolve()), "--child", "--code", code,
                      "--moves", str(args.moves)] + (["--calls"] if args.calls else [])
-                    + (["--profile-to", str(Path(args.profile).resolve() / f"{folder.name}-{run}.pstats")]
-                       if args.calls and args.profile else []),
+                    + (["--profile-to", str(profiles / f"{folder.name}-{run}.pstats")]
+                       if args.calls and profiles else []),
                     cwd=folder, env=env, capture_output=True, text=True,
                 )
             said = done.stdout.strip().splitlines()[-1:] or [done.stderr.strip()[-300:]]
