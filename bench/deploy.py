@@ -41,6 +41,7 @@ import asyncio
 import os
 import random
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -66,7 +67,7 @@ from bench.load import (  # noqa: E402
     raise_file_limit,
     update_delays,
 )
-from tests.live import GENEROUS_LIMITS, free_port, fresh_database  # noqa: E402
+from tests.live import GENEROUS_LIMITS, fresh_database  # noqa: E402
 
 SPREAD = 15.0  # seconds: a page due to reload waits a random time below this (socket.js)
 WANTED = "ocholoco_release"  # the cookie that says which release a reload wants
@@ -276,7 +277,8 @@ async def play(bench: DeployBench, run_dir: Path, env: dict[str, str], first: st
         bench.window = (start, start + 10 ** 6)  # the tables play until told to stop
         watcher = asyncio.create_task(bench.watch_loop())  # this client's own loop lag
         first_port = int(env["PORT"])
-        sampler = CpuSampler(frozenset(str(first_port + i) for i in range(args.web)))
+        # Both sets of ports: deploy.sh starts the new release on the other (web_ports_other).
+        sampler = CpuSampler(frozenset(str(first_port + i) for i in range(2 * args.web)))
         sampler.task = asyncio.create_task(sampler.run())
         drivers = [asyncio.create_task(bench.drive(t, start)) for t in people]
         busy0 = machine_busy()
@@ -372,6 +374,28 @@ def report(bench: DeployBench, figures: dict, db_env: dict[str, str], first: str
               f"p99 {pct(late, 99) * 1000:.0f} ms")
 
 
+def production_ports(web: int) -> tuple[int, int]:
+    """(PORT, PROXY_PORT) for production.sh: the web ports (both sets: deploy.sh starts the
+    new release on the second), their METRICS_PORT (+1000), the worker's (+2000) and the
+    proxy's, all free and below the ephemeral ports this client's thousand sockets take."""
+    for _ in range(200):
+        base = random.randrange(20000, 28000)
+        wanted = [base + i for i in range(2 * web)] + [base + 1000 + i for i in range(2 * web)]
+        wanted += [base + 2000, base - 1]
+        if all(port_free(port) for port in wanted):
+            return base, base - 1
+    raise RuntimeError("no free ports")
+
+
+def port_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def _web_share(seconds: list[tuple[float, dict[str, float]]]) -> float:
     """The web processes' mean CPU over `seconds`, in % of one CPU."""
     if not seconds:
@@ -410,8 +434,7 @@ def main() -> None:
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
     prefix = f"deploy{uuid.uuid4().hex[:8]}"
     first = release_name("first")
-    proxy = free_port()
-    web = free_port()
+    web, proxy = production_ports(args.web)
     env = {
         **GENEROUS_LIMITS, "REDIS_URL": os.environ.get("REDIS_URL") or REDIS_URL,
         "CHANNEL_PREFIX": prefix, "CACHE_PREFIX": prefix, "ROBOT_DELAY": str(args.robot_delay),

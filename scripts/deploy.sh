@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# The rolling deploy: this checkout's code onto the processes scripts/production.sh started,
-# one process at a time, while nginx keeps serving through the others.
+# The deploy: this checkout's code onto the processes scripts/production.sh started, while
+# nginx keeps serving and every table page is moved once.
 #
 #   bash scripts/deploy.sh        (or `make deploy`), with production.sh's settings (RUN_DIR,
 #                                 WEB, PORT, WORKERS, ...: scripts/production-env.sh)
 #
 # First the packages, a backup (`manage.py backup --label deploy`: its name is printed; a
-# failed backup stops the deploy), then the migrations and static files of the new code. Then, for each web process
-# in turn: SIGTERM (it drains: not ready at once, new requests refused with 503, which nginx
-# passes to another process, table pages closed with 1012 so they reconnect elsewhere), wait
-# for it to exit (STOP_TIMEOUT, then SIGKILL with a warning), start the new one on the same
-# port with the new RELEASE, wait for its /readyz 200 (READY_TIMEOUT; the deploy fails if it
-# is not), then the next. Then each task worker
-# the same way (SIGTERM: it finishes the task it holds). nginx stays up; it is reloaded only
-# if its configuration changed.
+# failed backup stops the deploy), then the migrations and static files of the new code. Then
+# the new release's web processes start beside the running ones, on the other set of ports
+# (web_ports_other), one at a time, each waited for until its /readyz answers 200
+# (READY_TIMEOUT; if one is not ready, the new ones stop and the old ones serve on: the deploy
+# fails, nothing changed). Then nginx is pointed at the new processes (a graceful reload: new
+# requests and sockets go there) and the old ones get SIGTERM, one at a time: each drains (not
+# ready at once, new requests refused with 503, which nginx passes on; table pages closed with
+# 1012), so its pages reconnect to a new process, once, on the new release (STOP_TIMEOUT, then
+# SIGKILL with a warning). Then each task worker the same way as a web process used to be:
+# SIGTERM (it finishes the task it holds), then the new one.
+#
+# Why beside, not in place: restarted in place, one at a time, a page whose process stopped
+# reconnected to another old one, which stopped next: a page was moved two or three times a
+# deploy, each time greeted again (docs/performance.md, "A rolling deploy").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/production-env.sh
@@ -37,19 +43,35 @@ step "backup before migrating: $backup"
 "$PYTHON" manage.py migrate --noinput >/dev/null
 "$PYTHON" manage.py collectstatic --noinput >/dev/null
 step "packages, migrations, static files"
-step "nginx: $(nginx_reload)"
 
-for ((i = 0; i < WEB; i++)); do
-  port=$((PORT + i))
+live="$(web_ports)"
+next="$(web_ports_other)"
+started=()
+# A new process that is not ready stops the deploy: the new ones go, the old ones serve on.
+abandon() {
+  local port
+  for port in "${started[@]}"; do stop_pidfile "$RUN_DIR/web-$port.pid"; done
+  step "deploy stopped: release $RELEASE not started; the running processes serve on" >&2
+  exit 1
+}
+for port in ${next//,/ }; do
+  t0=$(now_ms)
+  web_start "$port"
+  started+=("$port")
+  wait_ready "$port" || abandon
+  step "web $port: pid $(cat "$RUN_DIR/web-$port.pid") ready in $(($(now_ms) - t0)) ms"
+done
+web_ports_set "$next"
+if ! reloaded="$(nginx_reload)"; then
+  web_ports_set "$live"
+  abandon
+fi
+step "nginx: $reloaded, to ports $next"
+for port in ${live//,/ }; do
   old="$(pid_of "$RUN_DIR/web-$port.pid")"
   t0=$(now_ms)
   stop_pidfile "$RUN_DIR/web-$port.pid"
-  t1=$(now_ms)
-  web_start "$port"
-  wait_ready "$port" || { step "web $port: NOT READY: deploy stopped" >&2; exit 1; }
-  t2=$(now_ms)
-  step "web $port: pid ${old:-none} stopped in $((t1 - t0)) ms," \
-    "pid $(cat "$RUN_DIR/web-$port.pid") ready in $((t2 - t1)) ms"
+  step "web $port: pid ${old:-none} stopped in $(($(now_ms) - t0)) ms (its pages moved)"
 done
 
 for ((i = 0; i < WORKERS; i++)); do

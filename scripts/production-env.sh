@@ -3,7 +3,10 @@
 # same way. Not a script of its own. Expects to be sourced from the repository's root.
 #
 # Settings (the environment; defaults):
-#   WEB=3            web processes (config/server.py), on ports PORT, PORT+1, ...
+#   WEB=3            web processes (config/server.py), on ports PORT, PORT+1, ... or, after
+#                    a deploy, on the other set PORT+WEB, PORT+WEB+1, ... (scripts/deploy.sh
+#                    starts the new release beside the old, then stops the old): the set that
+#                    serves is written in RUN_DIR/web-ports
 #   PORT=8001        the first web process's port
 #   WORKERS=1        task workers (manage.py tasks_worker)
 #   PROXY_PORT=8000  nginx, in front of the web processes (PROXY_HOST=127.0.0.1)
@@ -16,11 +19,12 @@
 # processes unchanged.
 #
 # In RUN_DIR: web-PORT.pid and web-PORT.log for each web process, worker-I.pid and
-# worker-I.log for each task worker (I from 0), nginx.conf, nginx.pid, nginx-error.log,
-# nginx-access.log, secret_key.
+# worker-I.log for each task worker (I from 0), web-ports (the web processes' ports, as nginx
+# is configured), nginx.conf, nginx.pid, nginx-error.log, nginx-access.log, secret_key.
 #
 # Functions: web_start PORT, worker_start I, wait_ready PORT [SECONDS], stop_pidfile FILE,
-# pid_of FILE, nginx_config FILE, nginx_start, nginx_reload, nginx_stop, proxy_ready [SECONDS].
+# pid_of FILE, web_ports, web_ports_other, web_ports_set PORTS, nginx_config FILE,
+# nginx_start, nginx_reload, nginx_stop, proxy_ready [SECONDS].
 
 ROOT="$(pwd)"
 WEB="${WEB:-3}"
@@ -137,10 +141,26 @@ stop_pidfile() {  # FILE
   rm -f "$1"
 }
 
-web_ports() {  # the web processes' ports, comma-separated
+_port_set() {  # FIRST: WEB ports from FIRST, comma-separated
   local i ports=()
-  for ((i = 0; i < WEB; i++)); do ports+=("$((PORT + i))"); done
+  for ((i = 0; i < WEB; i++)); do ports+=("$(($1 + i))"); done
   (IFS=,; echo "${ports[*]}")
+}
+
+web_ports() {  # the ports of the web processes that serve (nginx's), comma-separated
+  if [ -s "$RUN_DIR/web-ports" ]; then cat "$RUN_DIR/web-ports"; else _port_set "$PORT"; fi
+}
+
+web_ports_other() {  # the other set of ports: where a deploy starts the new release
+  if [ "$(web_ports)" = "$(_port_set "$PORT")" ]; then
+    _port_set "$((PORT + WEB))"
+  else
+    _port_set "$PORT"
+  fi
+}
+
+web_ports_set() {  # PORTS: the web processes that serve from now on (nginx_reload's next)
+  echo "$1" >"$RUN_DIR/web-ports"
 }
 
 # Write nginx's configuration for these settings to FILE, and check it (nginx -t).

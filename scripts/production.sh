@@ -10,8 +10,8 @@
 #   bash scripts/production.sh stop      stop everything (by the pid files in RUN_DIR)
 #
 # Settings (WEB=3, PORT=8001, WORKERS=1, PROXY_PORT=8000, RUN_DIR=var/run, RELEASE, ...), the
-# pid and log files and how a process is started: scripts/production-env.sh. New code is rolled
-# onto the running processes, one at a time, by scripts/deploy.sh.
+# pid and log files and how a process is started: scripts/production-env.sh. New code is
+# started beside the running processes, then they are stopped, by scripts/deploy.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-start}"
@@ -67,16 +67,19 @@ psql "${DATABASE_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname
 
 started=""
 trap '[ -n "$started" ] || stop_all' EXIT  # a start that failed half-way leaves nothing
-for ((i = 0; i < WEB; i++)); do
-  web_start "$((PORT + i))"
+rm -f "$RUN_DIR/web-ports"  # a fresh start serves from PORT (web_ports)
+ports="$(web_ports)"
+for port in ${ports//,/ }; do
+  web_start "$port"
 done
 for ((i = 0; i < WORKERS; i++)); do
   worker_start "$i"
 done
-for ((i = 0; i < WEB; i++)); do
-  wait_ready "$((PORT + i))"
-  echo "web $((PORT + i)): ready (pid $(cat "$RUN_DIR/web-$((PORT + i)).pid"))"
+for port in ${ports//,/ }; do
+  wait_ready "$port"
+  echo "web $port: ready (pid $(cat "$RUN_DIR/web-$port.pid"))"
 done
+web_ports_set "$ports"
 nginx_start
 proxy_ready
 started=1

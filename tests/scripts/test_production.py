@@ -109,11 +109,11 @@ def _free(port: int) -> bool:
 
 
 def _ports(web: int, workers: int) -> tuple[int, int]:
-    """(PORT, PROXY_PORT): web ports PORT.., their METRICS_PORT (+1000), the workers' (+2000)
-    and the proxy's, all free."""
+    """(PORT, PROXY_PORT): web ports PORT.. (both sets: a deploy starts the new release on
+    PORT+web..), their METRICS_PORT (+1000), the workers' (+2000) and the proxy's, all free."""
     for _ in range(200):
         base = int.from_bytes(os.urandom(2), "big") % 20000 + 20000
-        wanted = [base + i for i in range(web)] + [base + 1000 + i for i in range(web)]
+        wanted = [base + i for i in range(2 * web)] + [base + 1000 + i for i in range(2 * web)]
         wanted += [base + 2000 + i for i in range(workers)] + [base - 1]
         if all(_free(port) for port in wanted):
             return base, base - 1
@@ -243,12 +243,13 @@ def test_production_serves_through_nginx_and_a_rolling_deploy_replaces_every_pro
                 assert set(statuses) == {200}, statuses
                 assert moves, "no move was made during the deploy"
 
-                # Every page was closed by its process's restart (1012), connected again
-                # through nginx and caught up with the table.
+                # Every page was closed by its process's stop (1012), connected again through
+                # nginx, once (to a new process: the new release started beside the old one)
+                # and caught up with the table.
                 _, body, _ = await host.request("GET", f"/mesa/{code}/")
                 version = max(int(v) for v in re.findall(r'data-version="(\d+)"', body))
                 assert await news.until(lambda: all(p.version >= version for p in pages))
-                assert all(p.connections > 1 for p in pages)
+                assert [p.connections for p in pages] == [2, 2]
                 # The new release serves, and the host is still seated (one secret key:
                 # sessions survive a deploy).
                 assert f'data-release="{SECOND}"' in body
@@ -263,13 +264,17 @@ def test_production_serves_through_nginx_and_a_rolling_deploy_replaces_every_pro
 
     run_async(scenario())
 
+    # The new release on the other ports, the old processes gone, nginx up throughout.
     after = _pids(run_dir)
-    assert after["nginx"] == before["nginx"]  # nginx stayed up throughout
-    for name in set(before) - {"nginx"}:
-        assert after[name] != before[name], name
-        assert not _alive(before[name]) and _alive(after[name]), name
-    for port in (int(env["PORT"]), int(env["PORT"]) + 1):
-        assert _get(f"http://127.0.0.1:{port}/readyz")[0] == 200
+    port = int(env["PORT"])
+    assert set(after) == {"nginx", f"web-{port + 2}", f"web-{port + 3}", "worker-0"}
+    assert after["nginx"] == before["nginx"]
+    assert after["worker-0"] != before["worker-0"]
+    assert not any(_alive(pid) for name, pid in before.items() if name != "nginx")
+    assert all(_alive(pid) for pid in after.values())
+    assert (run_dir / "web-ports").read_text().strip() == f"{port + 2},{port + 3}"
+    for new in (port + 2, port + 3):
+        assert _get(f"http://127.0.0.1:{new}/readyz")[0] == 200
 
     _script("production.sh", env, "stop")
     assert not any(_alive(pid) for pid in [*before.values(), *after.values()])
