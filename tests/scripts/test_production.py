@@ -281,3 +281,32 @@ def test_production_serves_through_nginx_and_a_rolling_deploy_replaces_every_pro
     assert not list(run_dir.glob("*.pid"))
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", int(env["PROXY_PORT"])), timeout=1).close()
+
+
+@pytest.mark.scale
+@needs_postgres_and_redis
+@needs_nginx
+def test_a_deploy_whose_new_process_cannot_start_stops_and_leaves_the_site_as_it_was(
+    production,
+):
+    proxy, env, run_dir = production
+    before = _pids(run_dir)
+    port = int(env["PORT"])
+    # Something else holds the first port of the other set: the new release's first process
+    # cannot listen there, so it is never ready.
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", port + 2))
+        squatter.listen()
+        done = subprocess.run(
+            ["bash", "scripts/deploy.sh"], cwd=ROOT, env={**env, "RELEASE": SECOND},
+            capture_output=True, text=True, timeout=180,
+        )
+    assert done.returncode != 0
+    assert "deploy stopped: release " + SECOND + " not started" in done.stderr
+    # The old processes serve on, behind the same nginx, on the same ports; the new one is gone.
+    assert _pids(run_dir) == before
+    assert all(_alive(pid) for pid in before.values())
+    assert (run_dir / "web-ports").read_text().strip() == f"{port},{port + 1}"
+    assert _get(proxy + "/")[0] == 200
+    for old in (port, port + 1):
+        assert _get(f"http://127.0.0.1:{old}/readyz")[0] == 200
