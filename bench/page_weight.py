@@ -18,7 +18,10 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,11 +42,18 @@ PRODUCTION = {
 }
 
 
-def collect_static() -> None:
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT, env={**os.environ, **PRODUCTION}, check=True,
-    )
+@contextmanager
+def static_files() -> Iterator[dict[str, str]]:
+    """PRODUCTION's settings with a STATIC_ROOT of their own, collected (`collectstatic`), for
+    as long as the block runs: the checkout's `staticfiles/` is never written, so another
+    process serving or collecting it at the same time (a test beside this one) is left alone."""
+    with tempfile.TemporaryDirectory(prefix="ocholoco-static-") as root:
+        settings = {**PRODUCTION, "STATIC_ROOT": root}
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT, env={**os.environ, **settings}, check=True,
+        )
+        yield settings
 
 
 def first_visit(browser, url: str, table_url: str, cookies: list) -> tuple[dict[str, int], float]:
@@ -80,8 +90,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    collect_static()
-    with live_servers(1, **PRODUCTION) as (url,), sync_playwright() as p:
+    with static_files() as settings, live_servers(1, **settings) as (url,), sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         host_context = browser.new_context(locale="es-ES")
         host = host_context.new_page()

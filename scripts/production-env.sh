@@ -35,7 +35,7 @@ PROXY_PORT="${PROXY_PORT:-8000}"
 RUN_DIR="${RUN_DIR:-var/run}"
 mkdir -p "$RUN_DIR"
 RUN_DIR="$(cd "$RUN_DIR" && pwd)"
-STATIC_ROOT="$ROOT/staticfiles"  # config/settings.py's STATIC_ROOT
+export STATIC_ROOT="${STATIC_ROOT:-$ROOT/staticfiles}"  # collectstatic's, served by nginx
 PYTHON="$ROOT/.venv/bin/python"
 # A process's SIGTERM to exit: DRAIN_NOTICE + GRACEFUL_SHUTDOWN (config/server.py), and some.
 STOP_TIMEOUT="${STOP_TIMEOUT:-20}"

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 import ocholoco
-from bench.page_weight import BUDGET, PRODUCTION, collect_static, first_visit
+from bench.page_weight import BUDGET, first_visit, static_files
 from tests.browser.helpers import open_table
 from tests.live import live_servers, set_round
 from tests.tables.helpers import position
@@ -18,15 +18,15 @@ from tests.tables.helpers import position
 # Five figures on screen, where a deal shows one or two on average.
 ANA = ["KH", "QS", "JD", "KD", "7C", "AS", "2H"]
 TOP = "QC"
-# One worker runs the module (`pytest -n`): collectstatic rewrites the shared STATIC_ROOT, which
-# another worker's production server would otherwise read half written.
-pytestmark = pytest.mark.xdist_group("static_root")
 
 
 @pytest.fixture(scope="module")
 def production():
-    collect_static()
-    with live_servers(1, **PRODUCTION) as servers:
+    """A production server (DEBUG off, WhiteNoise's compressed files) on static files of its
+    own: each pytest worker that runs this module collects its own (a shared STATIC_ROOT
+    rewritten by two workers at once failed collectstatic: a file gone between its write and
+    its chmod)."""
+    with static_files() as settings, live_servers(1, **settings) as servers:
         yield servers
 
 
