@@ -41,7 +41,6 @@ import asyncio
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -67,7 +66,7 @@ from bench.load import (  # noqa: E402
     raise_file_limit,
     update_delays,
 )
-from tests.live import GENEROUS_LIMITS, fresh_database  # noqa: E402
+from tests.live import GENEROUS_LIMITS, fresh_database, production_ports  # noqa: E402
 
 SPREAD = 15.0  # seconds: a page due to reload waits a random time below this (socket.js)
 WANTED = "ocholoco_release"  # the cookie that says which release a reload wants
@@ -372,28 +371,6 @@ def report(bench: DeployBench, figures: dict, db_env: dict[str, str], first: str
               + (f"; never updated {never}" if never else "")
               + f"; the machine's CPUs {busy:.0f}% busy; this client's loop late by "
               f"p99 {pct(late, 99) * 1000:.0f} ms")
-
-
-def production_ports(web: int) -> tuple[int, int]:
-    """(PORT, PROXY_PORT) for production.sh: the web ports (both sets: deploy.sh starts the
-    new release on the second), their METRICS_PORT (+1000), the worker's (+2000) and the
-    proxy's, all free and below the ephemeral ports this client's thousand sockets take."""
-    for _ in range(200):
-        base = random.randrange(20000, 28000)
-        wanted = [base + i for i in range(2 * web)] + [base + 1000 + i for i in range(2 * web)]
-        wanted += [base + 2000, base - 1]
-        if all(port_free(port) for port in wanted):
-            return base, base - 1
-    raise RuntimeError("no free ports")
-
-
-def port_free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
 
 
 def _web_share(seconds: list[tuple[float, dict[str, float]]]) -> float:

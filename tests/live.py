@@ -41,6 +41,28 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def port_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def production_ports(web: int, workers: int = 1) -> tuple[int, int]:
+    """(PORT, PROXY_PORT) for scripts/production.sh: the web ports (both sets: deploy.sh starts
+    the new release on the second), their METRICS_PORT (+1000), the workers' (+2000) and the
+    proxy's, all free, and below the ephemeral ports a client's own sockets take."""
+    for _ in range(200):
+        base = int.from_bytes(os.urandom(2), "big") % 8000 + 20000
+        wanted = [base + i for i in range(2 * web)] + [base + 1000 + i for i in range(2 * web)]
+        wanted += [base + 2000 + i for i in range(workers)] + [base - 1]
+        if all(port_free(port) for port in wanted):
+            return base, base - 1
+    raise RuntimeError("no free ports")
+
+
 def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -28,7 +28,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.live import GENEROUS_LIMITS, fresh_database, run_async
+from tests.live import GENEROUS_LIMITS, fresh_database, production_ports, run_async
 from tests.scale.faults import News, Page, next_move, play, table_in_play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,27 +99,6 @@ def test_the_generated_configuration_passes_nginx_t():
 # --- The whole shape ------------------------------------------------------------------------
 
 
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-def _ports(web: int, workers: int) -> tuple[int, int]:
-    """(PORT, PROXY_PORT): web ports PORT.. (both sets: a deploy starts the new release on
-    PORT+web..), their METRICS_PORT (+1000), the workers' (+2000) and the proxy's, all free."""
-    for _ in range(200):
-        base = int.from_bytes(os.urandom(2), "big") % 20000 + 20000
-        wanted = [base + i for i in range(2 * web)] + [base + 1000 + i for i in range(2 * web)]
-        wanted += [base + 2000 + i for i in range(workers)] + [base - 1]
-        if all(_free(port) for port in wanted):
-            return base, base - 1
-    raise RuntimeError("no free ports")
-
-
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -147,7 +126,7 @@ def production() -> Iterator[tuple[str, dict[str, str], Path]]:
     """production.sh DETACH=1 with 2 web processes and a worker: (the proxy's URL, the
     scripts' environment, the run directory); stopped after (production.sh stop)."""
     _install_nginx()
-    port, proxy_port = _ports(2, 1)
+    port, proxy_port = production_ports(2, 1)
     run_dir = _run_dir()
     prefix = f"t{uuid.uuid4().hex[:8]}"
     with fresh_database() as db_env:
