@@ -97,3 +97,20 @@ def test_no_test_counts_on_xdist_group_to_keep_it_apart():
         if re.search(r"mark\.xdist_group\b", path.read_text())
     ]
     assert users == []
+
+
+def test_every_browser_test_waits_on_a_page_through_wait_until():
+    """Playwright's `wait_for_function` asks on every animation frame unless told otherwise,
+    which keeps a waiting page drawing (tests/browser/helpers.py, POLL_MS): every wait on a
+    page's script goes through `wait_until`, its one caller."""
+    callers = [
+        (str(path.relative_to(ROOT)), line.strip())
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        if path != Path(__file__)
+        for line in path.read_text().splitlines()
+        if "wait_for_function(" in line
+    ]
+    assert callers == [
+        ("tests/browser/helpers.py",
+         "return page.wait_for_function(expression, arg=arg, polling=POLL_MS)")
+    ]

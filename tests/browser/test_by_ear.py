@@ -18,6 +18,7 @@ from tests.browser.helpers import (
     page_report,
     same_version,
     wait_for_version_above,
+    wait_until,
 )
 
 # Installed before the page's own scripts: every text that appears in a live region (a
@@ -71,8 +72,8 @@ def _log_reaches(page: Page, count: int) -> list[str]:
     """The page's game log once it holds `count` lines (a line may still be in its queue when
     the board shows its version), or as it is when the wait runs out."""
     with contextlib.suppress(PlaywrightTimeout):  # the comparison that follows says what is missing
-        page.wait_for_function(
-            "n => document.querySelectorAll('#game-log p').length >= n", arg=count
+        wait_until(
+            page, "n => document.querySelectorAll('#game-log p').length >= n", arg=count
         )
     return page.locator("#game-log p").all_text_contents()
 
@@ -178,7 +179,7 @@ def test_a_round_by_keyboard_is_heard_whole_in_order_with_each_turn_said_once(
 
 def _answer(page: Page, key: str) -> str:
     page.keyboard.press(key)
-    page.wait_for_function("() => document.getElementById('answer').textContent !== ''")
+    wait_until(page, "() => document.getElementById('answer').textContent !== ''")
     return page.locator("#answer").text_content().strip()
 
 

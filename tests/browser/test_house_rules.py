@@ -17,6 +17,7 @@ from tests.browser.helpers import (
     join_table,
     open_table,
     play_round,
+    wait_until,
 )
 from tests.live import set_round
 from tests.tables.helpers import position
@@ -109,8 +110,8 @@ def test_the_discard_is_reshuffled_when_the_stock_runs_out(new_page, servers):
     expect(ana.locator("#board .stock-count")).to_have_text("0")
     before = board_version(ana)
     ana.click("#panel [data-draw]")
-    ana.wait_for_function(
-        "v => parseInt(document.querySelector('#board').dataset.version) > v", arg=before
+    wait_until(
+        ana, "v => parseInt(document.querySelector('#board').dataset.version) > v", arg=before
     )
     ana.click("#board >> text=Todas las jugadas")
     expect(ana.locator("#log-dialog")).to_contain_text("Se baraja el descarte")

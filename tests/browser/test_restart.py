@@ -7,7 +7,7 @@ import uuid
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import open_table
+from tests.browser.helpers import open_table, wait_until
 from tests.live import fresh_database, server_processes
 
 
@@ -30,8 +30,8 @@ def test_a_robot_turn_left_pending_is_played_after_the_server_restarts(browser):
             path = table_url.removeprefix(url)
         with server_processes({**env, "TASK_WORKERS": "1"}) as (url,):
             page.goto(url + path)
-            page.wait_for_function(
-                "v => parseInt(document.querySelector('#board').dataset.version) > v",
+            wait_until(
+                page, "v => parseInt(document.querySelector('#board').dataset.version) > v",
                 arg=version,
             )
             expect(page.locator("#board .last-moves")).to_contain_text("Robotina")

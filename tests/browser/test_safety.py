@@ -19,6 +19,7 @@ from tests.browser.helpers import (
     open_table,
     same_version,
     take_turn,
+    wait_until,
 )
 
 BROKEN_PAGE = (
@@ -115,8 +116,8 @@ def test_no_error_answer_replaces_the_page_and_each_says_what_happened(new_page,
     error = guest.locator("#chat-error")
     for n in range(16):
         _say(guest, f"mensaje {n}")
-        guest.wait_for_function(
-            "() => !document.querySelector('#chat-error').hidden"
+        wait_until(
+            guest, "() => !document.querySelector('#chat-error').hidden"
             " || document.querySelector('#chat-form textarea').value === ''"
         )
         if error.is_visible():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import keyboard_lobby_with_robot
+from tests.browser.helpers import keyboard_lobby_with_robot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +54,7 @@ def _table_with_robot(page: Page, url: str, language: str) -> None:
 def _answer(page: Page, key: str) -> str:
     page.evaluate("document.getElementById('answer').textContent = ''")
     page.keyboard.press(key)
-    page.wait_for_function("() => document.getElementById('answer').textContent !== ''")
+    wait_until(page, "() => document.getElementById('answer').textContent !== ''")
     return page.locator("#answer").text_content().strip()
 
 

@@ -13,7 +13,7 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from tests.browser.chromium import DESKTOP, PHONE
-from tests.browser.helpers import open_table
+from tests.browser.helpers import open_table, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +54,7 @@ def test_with_a_share_sheet_compartir_shares_the_invitation_and_a_sentence(
     share = invite.get_by_role("button", name="COMPARTIR")
     expect(share).to_be_visible()
     share.click()
-    shared = page.wait_for_function("window.shared").json_value()
+    shared = wait_until(page, "window.shared").json_value()
     assert shared["url"] == invitation
     assert "Ocho Loco" in shared["text"]
     # The menu's invitation has it too, beside its COPIAR.
@@ -75,6 +75,6 @@ def test_the_tables_qr_code_decodes_to_the_invitation(new_page, server_url, size
     page.get_by_text("Código QR").click()
     qr = page.get_by_role("img", name=re.compile("^Código QR de la mesa"))
     expect(qr).to_be_visible()
-    page.wait_for_function("document.querySelector('.invite-qr img').complete")
+    wait_until(page, "document.querySelector('.invite-qr img').complete")
     shown = Image.open(io.BytesIO(qr.screenshot()))
     assert [found.text for found in zxingcpp.read_barcodes(shown)] == [invitation]

@@ -17,6 +17,7 @@ from tests.browser.helpers import (
     play_round,
     same_version,
     take_turn,
+    wait_until,
 )
 
 
@@ -73,8 +74,8 @@ def test_a_spectator_who_opens_the_link_mid_round_sees_the_moves_but_no_hand(
     before = same_version([host, guest, spectator])
     mover = host if is_my_turn(host) else guest
     take_turn(mover)
-    spectator.wait_for_function(
-        "v => parseInt(document.querySelector('#board').dataset.version) > v", arg=before
+    wait_until(
+        spectator, "v => parseInt(document.querySelector('#board').dataset.version) > v", arg=before
     )
     expect(spectator.locator("#panel .hand")).to_have_count(0)
     expect(spectator.locator("[data-card]")).to_have_count(1)

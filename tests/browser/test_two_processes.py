@@ -7,7 +7,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import board_version, join_table, open_table
+from tests.browser.helpers import board_version, join_table, open_table, wait_until
 from tests.live import live_servers
 
 pytestmark = [
@@ -31,8 +31,8 @@ def test_a_viewer_on_one_process_sees_a_move_made_on_the_other(new_page):
 
         before = board_version(guest)
         host.click("text=EMPEZAR LA PARTIDA")
-        guest.wait_for_function(
-            "v => parseInt(document.querySelector('#board').dataset.version) > v",
+        wait_until(
+            guest, "v => parseInt(document.querySelector('#board').dataset.version) > v",
             arg=before,
         )
         expect(guest.locator("#panel .hand .card")).to_have_count(7)
