@@ -96,6 +96,8 @@ NOT_CARDS = {"draw", "pass", "catch"}
 STALL = 8.0  # seconds a table waits for a push before its players reload the page
 GRACE = 5.0  # seconds after the window for the last pushes to arrive
 FIRST_RETRY = 0.5  # seconds: the most a page waits before its first reconnect (socket.js)
+MOVED_RETRY = 0.05  # the same after its process closed it with 1012, draining (socket.js)
+SERVICE_RESTART = 1012  # the close code of a draining process (tables/live/drain.py)
 
 
 # --- Servers ------------------------------------------------------------------------------
@@ -415,7 +417,8 @@ class Viewer:
     async def socket_loop(self) -> None:
         """Connect as the page does and read every frame; when the socket closes abnormally
         or its handshake is refused, reconnect as the page does (static/js/socket.js: the
-        first retry within FIRST_RETRY s, then htmx's full jitter, a random wait below
+        first retry within MOVED_RETRY s after a 1012, its process draining, else within
+        FIRST_RETRY s, then htmx's full jitter, a random wait below
         2^min(retries, 6) s, the retries counted from the last socket accepted), until the run
         ends. A clean close (the server meant it) ends it."""
         retries = 0
@@ -427,6 +430,7 @@ class Viewer:
             headers = {"Origin": self.base,
                        "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
             clean = False
+            code = None
             try:
                 async with self.bench.sockets.ws_connect(
                     url, headers={**self.socket_headers(), **headers}, max_msg_size=0,
@@ -446,7 +450,8 @@ class Viewer:
                             lost_at = None
                         self.take(message.data, now)
                         self.first_frame.set()
-                    clean = socket.close_code in (1000, 1001) if not self.closed else True
+                    code = socket.close_code
+                    clean = code in (1000, 1001) if not self.closed else True
             except aiohttp.WSServerHandshakeError:
                 self.refused += 1
             except (TimeoutError, aiohttp.ClientError, OSError):
@@ -458,7 +463,10 @@ class Viewer:
             lost_at = lost_at or time.monotonic()
             if not self.bench.web[self.server].alive:
                 self.next_server()
-            wait = FIRST_RETRY if retries == 0 else 2 ** min(retries, 6)
+            if retries == 0:
+                wait = MOVED_RETRY if code == SERVICE_RESTART else FIRST_RETRY
+            else:
+                wait = 2 ** min(retries, 6)
             await asyncio.sleep(random.random() * wait)
             retries += 1
 

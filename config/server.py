@@ -62,6 +62,8 @@ SERVERS = ("uvicorn", "daphne", "granian", "hypercorn")
 # (`tables.live.drain`: /readyz 503, new pages and sockets refused with 503, open table pages
 # closed with 1012) while still answering, so that probes and the proxy see it go.
 DRAIN_NOTICE = float(os.environ.get("DRAIN_NOTICE", "2"))
+# The open table pages' closes are spread over the first half of the notice (`tables.live.drain`).
+DRAIN_SPREAD = DRAIN_NOTICE / 2
 # Then uvicorn's own shutdown: it stops listening, closes the websockets left with 1012, and
 # waits this long at most for the requests in flight.
 GRACEFUL_SHUTDOWN = int(os.environ.get("GRACEFUL_SHUTDOWN", "10"))
@@ -109,7 +111,7 @@ def serve_uvicorn(host: str, port: int) -> None:
                 asked, sig, frame = self.drain_asked
                 if not self.drain_begun:
                     self.drain_begun = True
-                    await drain.drain_begin()
+                    await drain.drain_begin(DRAIN_SPREAD)
                 if time.monotonic() - asked >= DRAIN_NOTICE:
                     super().handle_exit(sig, frame)
             return await super().on_tick(counter)

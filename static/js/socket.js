@@ -1,22 +1,34 @@
 // Ocho Loco: the table page's socket, in one place: its state (the page's data-ws, connecting,
 // open or closed, which other modules and the tests read; the "Reconectando…" banner), its
 // reconnection after a restart, and the release its server runs.
-// A server process that goes away (a restart, a deploy) closes its sockets with 1012 "service
-// restart": the page reconnects at once, to whichever process the proxy picks, with a little
-// jitter so that a process's pages do not all arrive in the same instant; if that fails too,
-// it waits as htmx's full jitter does (a random wait below 2^retries s). Every greeting says
-// which release the server runs; a page opened on an earlier one reloads itself into it, once,
-// at a calm moment: no move on its way, no dialog open, no card chosen, not while a chat line
-// is being typed (whose draft comes back after the reload).
-const AT_ONCE = 500; // ms: the most a page waits to reconnect after a restart
+// A server process that goes away (a deploy, a restart) closes its sockets with 1012 "service
+// restart", a table's pages at a time, spread over a second (tables/live/drain.py): the page
+// reconnects at once, to whichever process the proxy picks (the spreading is the server's, so
+// a page spends no time with its socket closed, missing moves). A socket lost any other way
+// (a process killed: all its pages in the same instant) waits a little jitter first; if that
+// fails too, it waits as htmx's full jitter does (a random wait below 2^retries s). Every
+// greeting says which release the server runs; a page opened on an earlier one reloads itself
+// into it, once, at a calm moment: no move on its way, no dialog open, no card chosen, not
+// while a chat line is being typed (whose draft comes back after the reload).
+const MOVED = 50; // ms: the most a page waits to reconnect after its process closed it (1012)
+const AT_ONCE = 500; // ms: the most it waits after its socket was lost any other way
+const SERVICE_RESTART = 1012;
 const CALM_EVERY = 1000; // ms: how often a page due to reload looks for a calm moment
-const SPREAD = 15000; // ms: a page due to reload waits a random time below this first
+const SPREAD = 60000; // ms: a page due to reload waits a random time below this first
 const DRAFT = "ocholoco:chat-draft";
 
-// htmx.config.wsReconnectDelay is the ws extension's documented hook for the wait before
-// each retry (`retries`: how many failed since the last open socket).
+// htmx.createWebSocket and htmx.config.wsReconnectDelay are the ws extension's documented
+// hooks for making the socket and for the wait before each retry (`retries`: how many failed
+// since the last open socket). The extension asks for the wait before it tells the page the
+// socket closed (htmx:wsClose), so the close's code is noted on the socket itself, first.
+let lastClose = 0;
+htmx.createWebSocket = function (url) {
+  const socket = new WebSocket(url);
+  socket.addEventListener("close", function (event) { lastClose = event.code; });
+  return socket;
+};
 htmx.config.wsReconnectDelay = function (retries) {
-  if (retries === 0) return Math.random() * AT_ONCE;
+  if (retries === 0) return Math.random() * (lastClose === SERVICE_RESTART ? MOVED : AT_ONCE);
   return 1000 * Math.pow(2, Math.min(retries, 6)) * Math.random();
 };
 
@@ -94,9 +106,11 @@ function reloadWhenCalm() {
   document.cookie = WANTED + "=" + encodeURIComponent(serverRelease()) + "; max-age=60; path=/; samesite=lax";
   location.reload();
 }
-// Not all at once: every page of a process learns of the release in the same second, and a
-// page load costs the server more than a reconnection (the page is current meanwhile: its
-// socket brings every move).
+// Not all at once: every page learns of the release within the same few seconds, and a page
+// load costs the server far more than a move (about 38 ms of a web process's CPU: the page,
+// its socket, its greeting). Spread over 15 s, 217 pages' reloads filled the site's CPU and
+// moves took seconds to arrive (docs/performance.md, "The reloads after a release"); spread
+// over a minute they leave it room. The page is current meanwhile: its socket brings every move.
 document.addEventListener("htmx:wsAfterMessage", function () {
   if (!newer() || due) return;
   due = true;

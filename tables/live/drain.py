@@ -1,10 +1,16 @@
 """Draining: this process is going away (a deploy, a restart). From `drain_begin` on it is not
 ready, refuses new pages and sockets (`config.health`), and closes its open table pages
 (`tables.live.pages`) with 1012, "service restart", so they reconnect to a process that stays;
-requests in flight finish. Pure Python: `config.server` imports it before the application."""
+requests in flight finish. Pure Python: `config.server` imports it before the application.
+
+The closes are spread over a moment, a table's pages together: a page closed with 1012
+reconnects at once (`static/js/socket.js`), so the spreading is done here, where it costs no
+page anything (a page not yet closed still gets every move from this process), rather than by
+each page waiting a random time with its socket closed (and missing the moves meanwhile)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 
@@ -22,22 +28,31 @@ def drain_hook_register(hook: Callable[[], None]) -> None:
     _hooks.append(hook)
 
 
-async def drain_begin() -> int:
+async def drain_begin(spread: float = 0.0) -> int:
     """Begin draining, in the server's loop: not ready from now on, every open page closed
-    with 1012. Returns how many pages were closed."""
+    with 1012, a table's pages together, the tables' closes spread evenly over `spread`
+    seconds (the processes the pages reconnect to greet them as they come, not all in one
+    instant). Returns how many pages were closed."""
     pages.draining_set(True)
     for hook in list(_hooks):
         try:
             hook()
         except Exception:
             logger.exception("A drain hook failed: %r", hook)
+    loop = asyncio.get_running_loop()
+    begun = loop.time()
+    tables = pages.tables_open()
     closed = 0
-    for page in pages.pages_all():
-        try:
-            await page.close(SERVICE_RESTART)
-            closed += 1
-        except Exception:  # the socket went meanwhile
-            pass
+    for n, table_id in enumerate(tables):
+        due = begun + spread * n / len(tables)
+        if due > loop.time():
+            await asyncio.sleep(due - loop.time())
+        for page in pages.pages_of(table_id):
+            try:
+                await page.close(SERVICE_RESTART)
+                closed += 1
+            except Exception:  # the socket went meanwhile
+                pass
     return closed
 
 
