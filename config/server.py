@@ -93,7 +93,8 @@ def serve_uvicorn(host: str, port: int) -> None:
     class DrainingServer(uvicorn.Server):
         """uvicorn's `Server` (its public methods `handle_exit`, called on a signal, and
         `on_tick`, called in its loop ten times a second): a SIGTERM only notes the time; the
-        next tick begins the drain, and DRAIN_NOTICE later hands the signal to uvicorn's own
+        next tick begins the drain (and waits for its closes, spread over DRAIN_SPREAD: the
+        loop serves on meanwhile), and DRAIN_NOTICE later hands the signal to uvicorn's own
         handling (its graceful shutdown). SIGINT (Ctrl-C) and a second SIGTERM are handled as
         uvicorn does at once."""
 
