@@ -109,8 +109,8 @@ function reloadWhenCalm() {
 // Not all at once: every page learns of the release within the same few seconds, and a page
 // load costs the server far more than a move (about 38 ms of a web process's CPU: the page,
 // its socket, its greeting). Spread over 15 s, 217 pages' reloads filled the site's CPU and
-// moves took seconds to arrive (docs/performance.md, "The reloads after a release"); spread
-// over a minute they leave it room. The page is current meanwhile: its socket brings every move.
+// moves took seconds to arrive (docs/performance.md, "The drain spreads the closes; the page
+// reconnects at once; reloads over a minute"); spread over a minute they leave it room. The page is current meanwhile: its socket brings every move.
 document.addEventListener("htmx:wsAfterMessage", function () {
   if (!newer() || due) return;
   due = true;

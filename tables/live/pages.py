@@ -67,6 +67,3 @@ def tables_open() -> list[int]:
 def pages_of(table_id: int) -> list[OpenPage]:
     return list(_by_table.get(table_id, ()))
 
-
-def pages_all() -> list[OpenPage]:
-    return [page for pages in list(_by_table.values()) for page in pages]

@@ -51,7 +51,7 @@ def test_a_tables_last_page_closing_says_so_once_and_the_others_do_not(opened):
     assert pages.page_closed(second) is True
     assert pages.page_closed(second) is False  # closed twice: counted once
     assert pages.tables_open() == [2]
-    assert pages.pages_all() == [elsewhere]
+    assert pages.pages_of(2) == [elsewhere]
 
 
 def test_draining_is_said_to_every_thread_until_it_is_cleared():
@@ -77,7 +77,7 @@ def test_the_drain_closes_each_tables_pages_together_spread_over_the_moment(open
 
     begun, closed = run_async(drained())
 
-    assert closed == 7 and pages.pages_all() == [] and pages.draining()
+    assert closed == 7 and pages.tables_open() == [] and pages.draining()
     assert {code for _, _, code in closes} == {drain.SERVICE_RESTART}
     order = [table for _, table, _ in closes]
     assert [table for n, table in enumerate(order) if n == 0 or order[n - 1] != table] == sorted(
